@@ -474,7 +474,9 @@ func stripSpec(spec *cmdSpec, args, out []string, depth int) []string {
 			break
 		}
 		switch {
-		case !dropped:
+		case !dropped || (len(kept) > 0 && kept[0] == '-'):
+			// Kept whole: unchanged, or a junk cluster such as -#-A whose
+			// remains would read as a long option (--A).
 			out = append(out, w)
 		case len(kept) > 0:
 			out = append(out, "-"+string(kept))
