@@ -1,39 +1,408 @@
 package loopbreaker
 
+import (
+	"sync/atomic"
+	"time"
+
+	"github.com/loopbreaker/loopbreaker/fingerprint"
+	"github.com/loopbreaker/loopbreaker/window"
+)
+
 // Breaker decides, per agent, whether a tool call repeats an action the agent
-// has already taken too often. The zero Breaker is not usable: create one with
-// [New]. A Breaker is safe for concurrent use.
+// has already taken too often. The zero Breaker is not usable: create one
+// with [New]. A Breaker is safe for concurrent use: each agent has its own
+// lock, so agents never wait for one another, while two calls of one agent
+// are decided one after the other and see each other.
 type Breaker struct {
-	cfg Config
+	cfg      Config // with defaults applied
+	analyzer *fingerprint.Analyzer
+	exclude  toolPatterns
+	include  toolPatterns
+
+	kindLimit [8]int         // by fingerprint.Kind; Off when uncapped
+	fpLimit   map[uint64]int // whole-fingerprint limits, by hash
+
+	agents *agents
+	turns  atomic.Uint64
+	clock  func() time.Time
+
+	// analyzeFn is the analyzer's Analyze; tests replace it to inject faults.
+	analyzeFn func(tool string, args map[string]any) *fingerprint.Analysis
+
+	stats struct {
+		checks, allowed, denied, asked, stopped, faults atomic.Uint64
+	}
 }
 
-// pendingAsk is what an Ask decision carries until it is resolved.
-type pendingAsk struct{}
+// Window key flags.
+const (
+	// flagObservation marks the exact: and cmd: keys of a call that only
+	// observes; a later change to the workspace forgets them.
+	flagObservation uint8 = 1 << iota
+)
 
 // New returns a Breaker for cfg, or the errors of [Config.Validate].
 func New(cfg Config) (*Breaker, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &Breaker{cfg: cfg.withDefaults()}, nil
+	cfg = cfg.withDefaults()
+	b := &Breaker{
+		cfg:     cfg,
+		exclude: compilePatterns(cfg.Exclude),
+		include: compilePatterns(cfg.Include),
+		fpLimit: map[uint64]int{},
+		clock:   time.Now,
+	}
+	b.analyzer = fingerprint.New(fingerprint.Options{
+		IgnoreArgs:  cfg.IgnoreArgs,
+		HostAliases: cfg.HostAliases,
+		ShellTools:  cfg.ShellTools,
+		ChangeTools: cfg.ChangeTools,
+		LocalAllow:  cfg.LocalHosts == LocalAllow,
+		SinkAlways:  cfg.Strict,
+	})
+	b.analyzeFn = b.analyzer.Analyze
+	for k := range b.kindLimit {
+		b.kindLimit[k] = Off
+	}
+	for key, limit := range cfg.Limits {
+		if kind, ok := fingerprint.ParseKind(key); ok {
+			b.kindLimit[kind] = limit
+		} else {
+			b.fpLimit[fingerprint.Hash(key)] = limit
+		}
+	}
+	b.agents = newAgents(cfg.MaxAgents, cfg.IdleTimeout, cfg.Window, func() uint64 { return b.turns.Add(1) })
+	return b, nil
 }
 
-// Check decides whether agent may run call. It never blocks on I/O and never
-// fails: a fault inside fingerprinting allows the call.
-func (b *Breaker) Check(agent string, call Call) Decision { return Decision{} }
+// limitOf returns the cap of one fingerprint: its own entry in Limits, else
+// its kind's, else Off.
+func (b *Breaker) limitOf(p fingerprint.Fingerprint) int {
+	if len(b.fpLimit) > 0 {
+		if l, ok := b.fpLimit[p.Hash]; ok {
+			return l
+		}
+	}
+	return b.kindLimit[p.Kind]
+}
 
-// Resolve turns the human's answer to an Ask into Allow or Deny.
-func (b *Breaker) Resolve(agent string, asked Decision, approved bool) Decision { return Decision{} }
+// tracked reports whether calls of tool are counted at all.
+func (b *Breaker) tracked(tool string) bool {
+	if len(b.include) > 0 && !b.include.match(tool) {
+		return false
+	}
+	return !b.exclude.match(tool)
+}
 
-// Record hands the breaker the settled result of an allowed call.
-func (b *Breaker) Record(agent string, call Call, res Result) {}
+// analyze fingerprints a call; a panic inside is reported through OnFault
+// and gives ok=false.
+func (b *Breaker) analyze(agent string, call Call) (an *fingerprint.Analysis, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			an, ok = nil, false
+			b.stats.faults.Add(1)
+			if b.cfg.OnFault != nil {
+				b.cfg.OnFault(agent, call, r)
+			}
+		}
+	}()
+	return b.analyzeFn(call.Tool, call.Args), true
+}
 
-// UserTurn marks a real human message: the agent's window, exemptions and
-// refusals are cleared.
-func (b *Breaker) UserTurn(agent string) {}
+// Check decides whether agent may run call. It is synchronous, does no I/O,
+// never blocks on anything but the agent's own lock, and never fails: a fault
+// inside fingerprinting allows the call (and is reported to Config.OnFault).
+//
+// An allowed call is committed to the agent's window in full; a denied call
+// commits only the fingerprints that reached their limit, because the action
+// never ran; an Ask commits nothing until [Breaker.Resolve]. Calls of
+// excluded tools are allowed without being counted.
+func (b *Breaker) Check(agent string, call Call) Decision {
+	start := b.clock()
+	b.stats.checks.Add(1)
+	d := b.check(agent, call, start)
+	b.count(d.Verdict)
+	b.emit(agent, call.Tool, d, start)
+	return d
+}
 
-// Forget drops every state of agent.
-func (b *Breaker) Forget(agent string) {}
+func (b *Breaker) check(agent string, call Call, now time.Time) Decision {
+	if !b.tracked(call.Tool) {
+		return Decision{}
+	}
+	an, ok := b.analyze(agent, call)
+	if !ok {
+		return Decision{}
+	}
+	st := b.agents.get(agent, now, true)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return b.decide(agent, st, an)
+}
 
-// Fingerprints returns every fingerprint call carries, readable and whole.
-func (b *Breaker) Fingerprints(call Call) []string { return nil }
+// decide requires that st.mu is held.
+func (b *Breaker) decide(agent string, st *agentState, an *fingerprint.Analysis) Decision {
+	var hits []Hit
+	var hitKeys []window.Key
+	warn := ""
+	for _, p := range an.Prints {
+		limit := b.limitOf(p)
+		if limit == Off || (st.approved && an.Local && p.Kind.Target()) {
+			continue
+		}
+		count := st.win.Count(p.Hash) + 1
+		if count >= limit {
+			hits = append(hits, Hit{Fingerprint: preview(p.Text, b.cfg.PreviewChars), Count: count, Limit: limit})
+			hitKeys = append(hitKeys, b.key(an, p))
+			continue
+		}
+		if b.cfg.WarnMargin != Off && count == limit-b.cfg.WarnMargin && warn == "" {
+			warn = p.Text
+		}
+	}
+	if len(hits) == 0 {
+		b.commit(st, an, b.keys(an))
+		return Decision{Verdict: Allow, Advice: b.advice(warn)}
+	}
+	if b.cfg.LocalHosts == LocalAsk && an.Local && !st.declined && allTargets(an, hits) {
+		return Decision{
+			Verdict: Ask,
+			Hits:    hits,
+			Prompt:  b.askPrompt(an, hits),
+			pending: &pendingAsk{agent: agent, turn: st.turn, an: an, hitKeys: hitKeys},
+		}
+	}
+	return b.deny(st, an, hits, hitKeys, st.declined && an.Local && allTargets(an, hits))
+}
+
+// deny commits the hitting keys and builds the denial; it requires that
+// st.mu is held.
+func (b *Breaker) deny(st *agentState, an *fingerprint.Analysis, hits []Hit, hitKeys []window.Key, refused bool) Decision {
+	quoted := b.quote(st, hitKeys)
+	b.commit(st, an, hitKeys)
+	st.denials++
+	verdict := Deny
+	if b.cfg.MaxDenials != Off && st.denials > b.cfg.MaxDenials {
+		verdict = Stop
+	}
+	return Decision{
+		Verdict: verdict,
+		Hits:    hits,
+		Message: b.denyMessage(an, hits, quoted, verdict == Stop, refused),
+	}
+}
+
+// allTargets reports whether every hit is a target fingerprint, which is
+// what makes a local call's denial askable.
+func allTargets(an *fingerprint.Analysis, hits []Hit) bool {
+	for _, h := range hits {
+		kind, ok := fingerprint.KindOf(h.Fingerprint)
+		if !ok || !kind.Target() {
+			return false
+		}
+	}
+	return true
+}
+
+// keys returns the window keys of every fingerprint of a call.
+func (b *Breaker) keys(an *fingerprint.Analysis) []window.Key {
+	keys := make([]window.Key, len(an.Prints))
+	for i, p := range an.Prints {
+		keys[i] = b.key(an, p)
+	}
+	return keys
+}
+
+func (b *Breaker) key(an *fingerprint.Analysis, p fingerprint.Fingerprint) window.Key {
+	k := window.Key{Hash: p.Hash}
+	if !b.cfg.Strict && !an.Writes && (p.Kind == fingerprint.Exact || p.Kind == fingerprint.Cmd) {
+		k.Flags = flagObservation
+	}
+	return k
+}
+
+// commit pushes keys as one call; it requires that st.mu is held.
+func (b *Breaker) commit(st *agentState, an *fingerprint.Analysis, keys []window.Key) {
+	slot := st.win.Push(keys)
+	st.meta[slot] = slotMeta{exact: an.Prints[0].Hash}
+}
+
+// Resolve turns the human operator's answer to an Ask into the final
+// decision: Allow when approved (the call is committed, and the local
+// targets of this agent stop counting until the next [Breaker.UserTurn]), or
+// Deny when declined (and later calls that would ask are denied without
+// asking, until the next UserTurn). A decision that is not an Ask is returned
+// unchanged; resolving one Ask twice gives the first answer again.
+func (b *Breaker) Resolve(agent string, asked Decision, approved bool) Decision {
+	start := b.clock()
+	p := asked.pending
+	if asked.Verdict != Ask || p == nil {
+		return asked
+	}
+	d := b.resolve(agent, p, approved, start)
+	b.count(d.Verdict)
+	b.emit(agent, p.an.Tool, d, start)
+	return d
+}
+
+func (b *Breaker) resolve(agent string, p *pendingAsk, approved bool, now time.Time) Decision {
+	st := b.agents.get(agent, now, true)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if p.done {
+		return p.answer
+	}
+	p.done = true
+	sameTurn := st.turn == p.turn && agent == p.agent
+	if approved {
+		if sameTurn {
+			st.approved = true
+		}
+		b.commit(st, p.an, b.keys(p.an))
+		p.answer = Decision{Verdict: Allow}
+		return p.answer
+	}
+	if sameTurn {
+		st.declined = true
+	}
+	hits := make([]Hit, 0, len(p.hitKeys))
+	for _, k := range p.hitKeys {
+		for _, fp := range p.an.Prints {
+			if fp.Hash == k.Hash {
+				limit := b.limitOf(fp)
+				hits = append(hits, Hit{Fingerprint: preview(fp.Text, b.cfg.PreviewChars), Count: st.win.Count(k.Hash) + 1, Limit: limit})
+				break
+			}
+		}
+	}
+	p.answer = b.deny(st, p.an, hits, p.hitKeys, true)
+	return p.answer
+}
+
+// pendingAsk is what an Ask decision carries until it is resolved. It is
+// shared by copies of the Decision; its fields after the first line are
+// guarded by the agent's lock.
+type pendingAsk struct {
+	agent   string
+	turn    uint64
+	an      *fingerprint.Analysis
+	hitKeys []window.Key
+
+	done   bool
+	answer Decision
+}
+
+// Record hands the breaker the settled result of an allowed call: later
+// denials quote it, and (unless Config.Strict) a successful change to the
+// workspace makes earlier observations stale. Record of a call the breaker
+// never saw is harmless.
+func (b *Breaker) Record(agent string, call Call, res Result) {
+	if !b.tracked(call.Tool) {
+		return
+	}
+	an, ok := b.analyze(agent, call)
+	if !ok {
+		return
+	}
+	st := b.agents.get(agent, b.clock(), true)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	text := preview(res.Text, b.cfg.ResultPreviewChars)
+	st.lastResult = text
+	exact := an.Prints[0].Hash
+	for slot := range st.win.Recent() {
+		if m := &st.meta[slot]; m.exact == exact {
+			m.result, m.has = text, true
+			break
+		}
+	}
+	failed := b.failed(an, res)
+	st.streaks.record(exact, failed, text)
+	if !b.cfg.Strict && an.Writes && !failed {
+		st.win.Forget(flagObservation)
+	}
+}
+
+// UserTurn marks a real human message to agent: its window, exemptions,
+// refusals, failure streaks and denial count are cleared. Tool results and
+// the breaker's own messages are not user turns.
+func (b *Breaker) UserTurn(agent string) {
+	st := b.agents.get(agent, b.clock(), false)
+	if st == nil {
+		return
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.win.Reset()
+	clear(st.meta)
+	st.turn = b.turns.Add(1)
+	st.approved, st.declined = false, false
+	st.denials = 0
+	st.streaks = failStreaks{}
+}
+
+// Forget drops every state of agent, as if it had never called.
+func (b *Breaker) Forget(agent string) { b.agents.drop(agent) }
+
+// Fingerprints returns every fingerprint call carries, readable and whole,
+// whether or not its kind is capped: what Check would count. It returns nil
+// for calls of excluded tools.
+func (b *Breaker) Fingerprints(call Call) []string {
+	if !b.tracked(call.Tool) {
+		return nil
+	}
+	an, ok := b.analyze("", call)
+	if !ok {
+		return nil
+	}
+	out := make([]string, len(an.Prints))
+	for i, p := range an.Prints {
+		out[i] = p.Text
+	}
+	return out
+}
+
+func (b *Breaker) count(v Verdict) {
+	switch v {
+	case Allow:
+		b.stats.allowed.Add(1)
+	case Deny:
+		b.stats.denied.Add(1)
+	case Ask:
+		b.stats.asked.Add(1)
+	case Stop:
+		b.stats.stopped.Add(1)
+	}
+}
+
+// emit calls OnDecision; it runs outside every lock.
+func (b *Breaker) emit(agent, tool string, d Decision, start time.Time) {
+	if b.cfg.OnDecision == nil {
+		return
+	}
+	b.cfg.OnDecision(Event{Agent: agent, Tool: tool, Verdict: d.Verdict, Hits: d.Hits, Duration: b.clock().Sub(start)})
+}
+
+// Stats counts what a Breaker has done since it was created.
+type Stats struct {
+	Checks, Allowed, Denied, Asked, Stopped uint64
+	// Faults counts calls whose fingerprinting panicked (and were allowed).
+	Faults uint64
+	// Agents is the number of agents whose state is held now.
+	Agents int
+}
+
+// Stats returns the breaker's counters. It is safe to call at any time.
+func (b *Breaker) Stats() Stats {
+	return Stats{
+		Checks:  b.stats.checks.Load(),
+		Allowed: b.stats.allowed.Load(),
+		Denied:  b.stats.denied.Load(),
+		Asked:   b.stats.asked.Load(),
+		Stopped: b.stats.stopped.Load(),
+		Faults:  b.stats.faults.Load(),
+		Agents:  b.agents.count(),
+	}
+}

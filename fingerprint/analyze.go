@@ -1,0 +1,291 @@
+package fingerprint
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/loopbreaker/loopbreaker/normalize"
+)
+
+// Options configure an [Analyzer]. The zero Options strip no decoys, fold no
+// hosts and know no shell tools.
+type Options struct {
+	// IgnoreArgs lists decoy argument names removed before fingerprinting:
+	// "*" applies to every tool, other keys to the tool of that name
+	// (matched case-insensitively). Only top-level arguments are removed.
+	IgnoreArgs map[string][]string
+	// HostAliases folds hosts before URLs are compared.
+	HostAliases map[string]string
+	// ShellTools names the tools whose command argument is a shell command,
+	// case-insensitively.
+	ShellTools []string
+	// ChangeTools names file-editing tools, case-insensitively; their calls
+	// are marked as writes (see [Analysis.Writes]).
+	ChangeTools []string
+	// LocalAllow drops the target fingerprints (net, site, sink, family,
+	// verb) of calls whose URLs are all local.
+	LocalAllow bool
+	// SinkAlways emits sink: fingerprints for every shell command; otherwise
+	// only for commands that fetch from the network.
+	SinkAlways bool
+}
+
+// Class is how a tool is understood. The zero value is [Other].
+type Class uint8
+
+const (
+	// Other tools carry only their exact: fingerprint.
+	Other Class = iota
+	// Shell tools run a command line.
+	Shell
+	// URLTool tools fetch, search or browse a URL.
+	URLTool
+)
+
+// Analysis is everything the breaker needs to know about one call. It is
+// shared between callers and must not be modified.
+type Analysis struct {
+	// Tool is the tool's name as called.
+	Tool string
+	// Class is how the tool was understood.
+	Class Class
+	// Prints are the call's fingerprints: exact first, then cmd, net, site,
+	// sink, family and verb, each kind in order of appearance, without
+	// duplicates.
+	Prints []Fingerprint
+	// URLs counts the distinct URLs the call mentions (at most maxURLs).
+	URLs int
+	// Local reports that the call mentions at least one URL and every URL is
+	// local (localhost, loopback, private or link-local).
+	Local bool
+	// Fetch reports that the call fetches from the network: a URL tool, or a
+	// shell command with an HTTP client or a URL.
+	Fetch bool
+	// Writes reports that the call may change the workspace: a file-editing
+	// tool, or a shell command that writes a file or runs a command that
+	// changes files.
+	Writes bool
+	// Summary is a short readable form of the call (its command, URL or
+	// arguments), at most summaryBytes long.
+	Summary string
+}
+
+// Limits on what one call contributes, so that a call's fingerprint set stays
+// small whatever its size.
+const (
+	maxURLs      = 16
+	maxSinks     = 16
+	maxVerbs     = 16
+	summaryBytes = 512
+)
+
+// Analyzer turns calls into [Analysis] values, remembering recent ones so that
+// a repeated call is not analysed twice. The zero Analyzer is not usable:
+// create one with [New]. An Analyzer is safe for concurrent use.
+type Analyzer struct {
+	decoysAll  map[string]bool
+	decoysTool map[string]map[string]bool // lower-case tool → names
+	aliases    map[string]string
+	shellTools map[string]bool
+	change     map[string]bool
+	localAllow bool
+	sinkAlways bool
+	memo       memo
+}
+
+// New compiles opts into an Analyzer.
+func New(opts Options) *Analyzer {
+	a := &Analyzer{
+		decoysAll:  map[string]bool{},
+		decoysTool: map[string]map[string]bool{},
+		aliases:    map[string]string{},
+		shellTools: lowerSet(opts.ShellTools),
+		change:     lowerSet(opts.ChangeTools),
+		localAllow: opts.LocalAllow,
+		sinkAlways: opts.SinkAlways,
+	}
+	for tool, names := range opts.IgnoreArgs {
+		if tool == "*" {
+			for _, n := range names {
+				a.decoysAll[n] = true
+			}
+			continue
+		}
+		set := a.decoysTool[strings.ToLower(tool)]
+		if set == nil {
+			set = map[string]bool{}
+			a.decoysTool[strings.ToLower(tool)] = set
+		}
+		for _, n := range names {
+			set[n] = true
+		}
+	}
+	for from, to := range opts.HostAliases {
+		a.aliases[strings.ToLower(from)] = strings.ToLower(to)
+	}
+	return a
+}
+
+func lowerSet(names []string) map[string]bool {
+	set := make(map[string]bool, len(names))
+	for _, n := range names {
+		set[strings.ToLower(n)] = true
+	}
+	return set
+}
+
+// bufPool holds buffers for canonical JSON.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// Analyze returns the analysis of one call. It never panics on arguments
+// that encoding/json produces; arguments of other types are rendered
+// defensively.
+func (a *Analyzer) Analyze(tool string, args map[string]any) *Analysis {
+	bp := bufPool.Get().(*[]byte)
+	defer bufPool.Put(bp)
+
+	lower := toLower(tool)
+	toolDecoys := a.decoysTool[lower]
+	skip := func(k string) bool { return a.decoysAll[k] || toolDecoys[k] }
+	canonical := normalize.AppendCanonical((*bp)[:0], args, skip)
+	*bp = canonical
+
+	key := memoKey(tool, canonical)
+	if an := a.memo.get(key, tool, canonical); an != nil {
+		return an
+	}
+	an := a.analyze(tool, lower, args, canonical)
+	a.memo.put(key, tool, canonical, an)
+	return an
+}
+
+func (a *Analyzer) analyze(tool, lower string, args map[string]any, canonical []byte) *Analysis {
+	an := &Analysis{Tool: tool}
+	var b builder
+	exact := make([]byte, 0, len("exact:")+len(tool)+1+len(canonical))
+	exact = append(append(append(append(exact, "exact:"...), tool...), ':'), canonical...)
+	b.add(Exact, string(exact))
+
+	switch {
+	case a.shellTools[lower]:
+		an.Class = Shell
+		a.shellPrints(an, &b, lower, args)
+	case isURLTool(lower):
+		an.Class = URLTool
+		a.urlToolPrints(an, &b, args)
+	default:
+		an.Summary = clip(string(canonical))
+	}
+	if a.change[lower] && !isViewCommand(args) {
+		an.Writes = true
+	}
+	an.Prints = b.prints
+	return an
+}
+
+// builder collects fingerprints without duplicates.
+type builder struct {
+	prints []Fingerprint
+}
+
+func (b *builder) add(k Kind, text string) {
+	h := Hash(text)
+	for _, p := range b.prints {
+		if p.Hash == h && p.Text == text {
+			return
+		}
+	}
+	b.prints = append(b.prints, Fingerprint{Kind: k, Text: text, Hash: h})
+}
+
+// isURLTool reports whether a tool's lower-case name says it fetches,
+// searches or browses.
+func isURLTool(lower string) bool {
+	return strings.Contains(lower, "fetch") || strings.Contains(lower, "search") ||
+		strings.Contains(lower, "browse") || strings.HasPrefix(lower, "web_")
+}
+
+// isViewCommand reports whether an editor tool's call only views a file
+// (str_replace_editor's "command": "view").
+func isViewCommand(args map[string]any) bool {
+	c, _ := args["command"].(string)
+	return c == "view"
+}
+
+func (a *Analyzer) urlToolPrints(an *Analysis, b *builder, args map[string]any) {
+	var urls []normalize.URL
+	var raw []string
+	for _, key := range [...]string{"url", "href", "uri", "urls"} {
+		switch v := args[key].(type) {
+		case string:
+			raw = append(raw, v)
+		case []any:
+			for _, item := range v {
+				if s, ok := item.(string); ok {
+					raw = append(raw, s)
+				}
+			}
+		}
+	}
+	for _, r := range raw {
+		if len(urls) == maxURLs {
+			break
+		}
+		if u, ok := normalize.NormalizeURL(r, a.aliases); ok {
+			urls = append(urls, u)
+		}
+	}
+	if len(raw) > 0 {
+		an.Summary = clip(raw[0])
+	}
+	an.Fetch = true
+	local := a.noteURLs(an, urls)
+	if local && a.localAllow {
+		return
+	}
+	a.urlPrints(b, urls)
+	b.add(Family, "family:http-fetch")
+}
+
+// noteURLs records the URL facts of a call and reports whether it is local.
+func (a *Analyzer) noteURLs(an *Analysis, urls []normalize.URL) bool {
+	an.URLs = len(urls)
+	an.Local = len(urls) > 0
+	for _, u := range urls {
+		if !u.Local {
+			an.Local = false
+		}
+	}
+	return an.Local
+}
+
+func (a *Analyzer) urlPrints(b *builder, urls []normalize.URL) {
+	for _, u := range urls {
+		b.add(Net, "net:"+u.Identity())
+	}
+	for _, u := range urls {
+		b.add(Site, "site:"+u.Site)
+	}
+}
+
+// toLower lower-cases ASCII names without allocating when they already are.
+func toLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			return strings.ToLower(s)
+		}
+	}
+	return s
+}
+
+// clip cuts s to at most summaryBytes, on a rune boundary.
+func clip(s string) string {
+	if len(s) <= summaryBytes {
+		return strings.Clone(s)
+	}
+	cut := summaryBytes
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}
