@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"sync"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/loopbreaker/loopbreaker/fingerprint"
 	"github.com/stretchr/testify/require"
