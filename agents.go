@@ -20,7 +20,7 @@ type agentState struct {
 	approved   bool   // local targets exempted for this turn
 	declined   bool   // asking refused for this turn
 	denials    int    // denials in this turn
-	streaks    failStreaks
+	hist       history
 
 	// Guarded by the shard's lock.
 	id         string

@@ -1,6 +1,7 @@
 package loopbreaker
 
 import (
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -162,6 +163,20 @@ func (b *Breaker) decide(agent string, st *agentState, an *fingerprint.Analysis)
 			warn = p.Text
 		}
 	}
+	if len(hits) == 0 && b.cfg.FailLimit != Off {
+		verbLimit := 0
+		if l := b.kindLimit[fingerprint.Cmd]; l != Off {
+			verbLimit = l - 1
+		}
+		if sh, ok := st.hist.stale(an, fingerprint.Hash(an.Verb), b.cfg.FailLimit, verbLimit); ok {
+			quoted := sh.quoted
+			if quoted == "" {
+				quoted = b.quote(st, nil)
+			}
+			sh.hit.Fingerprint = preview(sh.hit.Fingerprint, b.cfg.PreviewChars)
+			return b.deny(st, an, []Hit{sh.hit}, nil, denial{why: sh.why, quoted: quoted})
+		}
+	}
 	if len(hits) == 0 {
 		b.commit(st, an, b.keys(an))
 		return Decision{Verdict: Allow, Advice: b.advice(warn)}
@@ -174,13 +189,22 @@ func (b *Breaker) decide(agent string, st *agentState, an *fingerprint.Analysis)
 			pending: &pendingAsk{agent: agent, turn: st.turn, an: an, hitKeys: hitKeys},
 		}
 	}
-	return b.deny(st, an, hits, hitKeys, st.declined && an.Local && allTargets(an, hits))
+	return b.deny(st, an, hits, hitKeys, denial{refused: st.declined && an.Local && allTargets(an, hits)})
+}
+
+// denial says why a call is denied beyond its hits.
+type denial struct {
+	why     string // an explanation of the hits, when they are not plain counts
+	quoted  string // the result to quote; found in the window when empty
+	refused bool   // the operator declined to exempt local targets
 }
 
 // deny commits the hitting keys and builds the denial; it requires that
 // st.mu is held.
-func (b *Breaker) deny(st *agentState, an *fingerprint.Analysis, hits []Hit, hitKeys []window.Key, refused bool) Decision {
-	quoted := b.quote(st, hitKeys)
+func (b *Breaker) deny(st *agentState, an *fingerprint.Analysis, hits []Hit, hitKeys []window.Key, why denial) Decision {
+	if why.quoted == "" {
+		why.quoted = b.quote(st, hitKeys)
+	}
 	b.commit(st, an, hitKeys)
 	st.denials++
 	verdict := Deny
@@ -190,7 +214,7 @@ func (b *Breaker) deny(st *agentState, an *fingerprint.Analysis, hits []Hit, hit
 	return Decision{
 		Verdict: verdict,
 		Hits:    hits,
-		Message: b.denyMessage(an, hits, quoted, verdict == Stop, refused),
+		Message: b.denyMessage(an, hits, why, verdict == Stop),
 	}
 }
 
@@ -277,7 +301,7 @@ func (b *Breaker) resolve(agent string, p *pendingAsk, approved bool, now time.T
 			}
 		}
 	}
-	p.answer = b.deny(st, p.an, hits, p.hitKeys, true)
+	p.answer = b.deny(st, p.an, hits, p.hitKeys, denial{refused: true})
 	return p.answer
 }
 
@@ -309,6 +333,10 @@ func (b *Breaker) Record(agent string, call Call, res Result) {
 	st := b.agents.get(agent, b.clock(), true)
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if strings.HasPrefix(res.Text, BlockedPrefix) {
+		// The breaker's own refusal handed back as a result is no evidence.
+		return
+	}
 	text := preview(res.Text, b.cfg.ResultPreviewChars)
 	st.lastResult = text
 	exact := an.Prints[0].Hash
@@ -319,10 +347,25 @@ func (b *Breaker) Record(agent string, call Call, res Result) {
 		}
 	}
 	failed := b.failed(an, res)
-	st.streaks.record(exact, failed, text)
-	if !b.cfg.Strict && an.Writes && !failed {
-		st.win.Forget(flagObservation)
+	if an.Writes && !failed {
+		// The workspace changed: earlier observations are stale.
+		st.hist.reset()
+		if !b.cfg.Strict {
+			st.win.Forget(flagObservation)
+		}
+		return
 	}
+	r := record{
+		observe: an.Observe,
+		verb:    fingerprint.Hash(an.Verb),
+		result:  resultHash(res.Text, failed),
+		empty:   strings.TrimSpace(res.Text) == "",
+		failed:  failed,
+	}
+	if failed {
+		r.text = text
+	}
+	st.hist.add(r, b.cfg.Window)
 }
 
 // UserTurn marks a real human message to agent: its window, exemptions,
@@ -340,7 +383,7 @@ func (b *Breaker) UserTurn(agent string) {
 	st.turn = b.turns.Add(1)
 	st.approved, st.declined = false, false
 	st.denials = 0
-	st.streaks = failStreaks{}
+	st.hist.reset()
 }
 
 // Forget drops every state of agent, as if it had never called.

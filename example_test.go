@@ -53,7 +53,7 @@ func ExampleBreaker_Fingerprints() {
 	}
 	// Output:
 	// exact:bash:{"command":"cd /w && timeout 60 curl -sS --max-time 30 https://WWW.Open-Data.Canada.ca/x/ -o od.bin"}
-	// cmd:curl https://WWW.Open-Data.Canada.ca/x/ -o od.bin
+	// cmd:cd /w ; curl https://WWW.Open-Data.Canada.ca/x/ -o od.bin
 	// net:open.canada.ca/x
 	// site:canada.ca
 	// sink:od.bin

@@ -1,37 +1,194 @@
 package loopbreaker
 
-import "github.com/loopbreaker/loopbreaker/fingerprint"
+import (
+	"strconv"
+	"strings"
 
-// failStreaks tracks, for one agent, the call whose recorded attempts keep
-// failing.
-type failStreaks struct {
-	exact uint64 // exact: hash of the last recorded call
-	fails int    // consecutive failed attempts of that call
-	text  string // preview of its latest failure
+	"github.com/loopbreaker/loopbreaker/fingerprint"
+)
+
+// history is what an agent's recorded results say since the workspace last
+// changed: the evidence for denying a call that keeps failing, or keeps
+// getting the same answer, before any fingerprint reaches its limit.
+type history struct {
+	recs []record // oldest first, at most the window's size
 }
 
-// record notes one recorded attempt.
-func (f *failStreaks) record(exact uint64, failed bool, text string) {
-	switch {
-	case !failed:
-		*f = failStreaks{}
-	case f.exact == exact:
-		f.fails++
-		f.text = text
-	default:
-		*f = failStreaks{exact: exact, fails: 1, text: text}
+// record is one recorded result.
+type record struct {
+	observe uint64 // Analysis.Observe
+	verb    uint64 // hash of Analysis.Verb
+	result  uint64 // hash of the result text, digit runs folded
+	empty   bool   // the result text was empty
+	failed  bool
+	text    string // preview of a failure's text, for the denial
+}
+
+// add appends r, dropping the oldest record beyond max.
+func (h *history) add(r record, max int) {
+	if len(h.recs) == max {
+		copy(h.recs, h.recs[1:])
+		h.recs = h.recs[:max-1]
 	}
+	h.recs = append(h.recs, r)
 }
 
-// failed reports whether a result is evidence that the call failed.
+// reset forgets every record: the workspace changed.
+func (h *history) reset() { h.recs = h.recs[:0] }
+
+// staleHit is a reason to deny a call found in the history.
+type staleHit struct {
+	hit    Hit
+	why    string
+	quoted string
+}
+
+// stale looks for a reason to deny a call in the agent's recorded results.
+// Three kinds of evidence count, all gathered since the workspace last
+// changed: the same question (the call's observation key) answered the same
+// way limit times in a row, success or failure; the same program giving the
+// same non-empty output verbLimit times in a row, whatever it was asked; and
+// a cycle of two or three questions whose answers do not change (A B A B
+// then A, or A B C A then B).
+func (h *history) stale(an *fingerprint.Analysis, verb uint64, limit, verbLimit int) (staleHit, bool) {
+	if limit > 0 {
+		if n, last, ok := h.sameAnswers(limit, true, func(r record) bool { return r.observe == an.Observe }); ok {
+			sh := staleHit{hit: Hit{Fingerprint: "stale:" + an.Verb, Count: n + 1, Limit: limit + 1}}
+			if last.failed {
+				sh.hit.Fingerprint = "fail:" + an.Verb
+				sh.why = "Its last " + strconv.Itoa(n) + " attempts failed with the same error, and nothing has changed since: repeating it cannot succeed. Change what the error complains about, or use a different approach."
+				sh.quoted = last.text
+			} else {
+				sh.why = "It asks again what the last " + strconv.Itoa(n) + " calls asked, and the answer did not change; nothing has changed in the workspace since."
+			}
+			return sh, true
+		}
+	}
+	if verbLimit > 0 {
+		if n, last, ok := h.sameAnswers(verbLimit, false, func(r record) bool { return r.verb == verb }); ok {
+			sh := staleHit{
+				hit: Hit{Fingerprint: "stale:" + an.Verb, Count: n + 1, Limit: verbLimit + 1},
+				why: "The last " + strconv.Itoa(n) + " calls of " + an.Verb + " all returned the same output, whatever their arguments; another variation will not change it.",
+			}
+			if last.failed {
+				sh.hit.Fingerprint = "fail:" + an.Verb
+				sh.quoted = last.text
+			}
+			return sh, true
+		}
+	}
+	if n := len(h.recs); limit > 0 && n >= 4 {
+		r := h.recs[n-4:]
+		two := r[0].observe == r[2].observe && r[1].observe == r[3].observe && r[0].observe != r[1].observe &&
+			an.Observe == r[0].observe && r[0].result == r[2].result && r[1].result == r[3].result
+		three := r[0].observe == r[3].observe && an.Observe == r[1].observe && r[0].observe != r[1].observe &&
+			r[2].observe != r[0].observe && r[2].observe != r[1].observe && r[0].result == r[3].result
+		if two || three {
+			return staleHit{
+				hit: Hit{Fingerprint: "cycle:" + an.Verb, Count: 5, Limit: 5},
+				why: "The agent is going round the same few calls, which keep returning the same results.",
+			}, true
+		}
+	}
+	return staleHit{}, false
+}
+
+// sameAnswers reports whether the last n records that match all carry the
+// same result (and, unless empty is set, a non-empty one), returning n and
+// the newest of them.
+func (h *history) sameAnswers(n int, empty bool, match func(record) bool) (int, record, bool) {
+	same := 0
+	var newest record
+	for i := len(h.recs) - 1; i >= 0 && same < n; i-- {
+		r := h.recs[i]
+		if !match(r) {
+			continue
+		}
+		if (!empty && r.empty) || (same > 0 && r.result != newest.result) {
+			return 0, record{}, false
+		}
+		if same == 0 {
+			newest = r
+		}
+		same++
+	}
+	return same, newest, same == n
+}
+
+// failed reports whether a result is evidence that the call failed: the
+// harness's error flag, a non-zero exit code, an HTTP client error other
+// than a rate limit, a timeout, or, for shell tools, the usual marks of a
+// failure in the text. An exit code of 1 from a program that uses it to say
+// "no" (grep, diff, test) is not a failure.
 func (b *Breaker) failed(an *fingerprint.Analysis, res Result) bool {
+	if answersNo(an.Verb) && (res.ExitCode != nil && *res.ExitCode == 1) {
+		return false
+	}
 	switch {
 	case res.TimedOut:
 		return true
 	case res.ExitCode != nil && *res.ExitCode != 0:
 		return true
-	case res.Status >= 400 && res.Status < 500 && res.Status != 429:
+	case res.Status == 429 || res.Status >= 500:
+		return false
+	case res.Status >= 400:
+		return true
+	case res.IsError:
 		return true
 	}
-	return res.IsError
+	return an.Class == fingerprint.Shell && failureText(res.Text)
 }
+
+func answersNo(verb string) bool {
+	switch verb {
+	case "grep", "egrep", "fgrep", "rg", "ag", "ack", "diff", "cmp", "test", "[", "[[":
+		return true
+	}
+	return false
+}
+
+// failureText reports whether a shell tool's output shows a failure.
+func failureText(text string) bool {
+	if i := strings.Index(text, "[exit code: "); i >= 0 {
+		rest := text[i+len("[exit code: "):]
+		if !strings.HasPrefix(rest, "0]") {
+			return true
+		}
+	}
+	if strings.Contains(text, "Traceback (most recent call last)") || strings.Contains(text, ": command not found") {
+		return true
+	}
+	if i := strings.Index(text, "curl: ("); i >= 0 {
+		return true
+	}
+	if i := strings.Index(text, "HTTP Error "); i >= 0 {
+		code := text[i+len("HTTP Error "):]
+		return len(code) >= 3 && code[0] == '4' && !strings.HasPrefix(code, "429")
+	}
+	return false
+}
+
+// resultHash hashes a result text. The text of a failure has its runs of
+// digits folded to one '#', so that line numbers, process ids and timings do
+// not make one error look like another; the numbers of an answer are its
+// content and are kept.
+func resultHash(text string, failed bool) uint64 {
+	h := uint64(14695981039346656037)
+	digits := false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if failed && c >= '0' && c <= '9' {
+			if digits {
+				continue
+			}
+			digits = true
+			c = '#'
+		} else {
+			digits = false
+		}
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
+}
+

@@ -69,7 +69,7 @@ func (b *Breaker) quote(st *agentState, hitKeys []window.Key) string {
 
 // denyMessage writes the text the model receives instead of the tool's
 // result.
-func (b *Breaker) denyMessage(an *fingerprint.Analysis, hits []Hit, quoted string, stop, refused bool) string {
+func (b *Breaker) denyMessage(an *fingerprint.Analysis, hits []Hit, why denial, stop bool) string {
 	var sb strings.Builder
 	sb.WriteString(BlockedPrefix)
 	sb.WriteString(": this call was not run. It repeats an action already taken in this turn:\n")
@@ -78,15 +78,19 @@ func (b *Breaker) denyMessage(an *fingerprint.Analysis, hits []Hit, quoted strin
 		sb.WriteString(h.String())
 		sb.WriteByte('\n')
 	}
+	if why.why != "" {
+		sb.WriteString(why.why)
+		sb.WriteByte('\n')
+	}
 	sb.WriteString("Changing the description, timeoutMs, --max-time, other volatile flags or the host spelling does not make it a new action.\n")
-	if refused {
+	if why.refused {
 		sb.WriteString("The operator did not grant an exemption for repeated local calls in this turn.\n")
 	} else if an.Local && b.cfg.LocalHosts == LocalDeny {
 		sb.WriteString("Local hosts are counted like any other (LocalHosts is set to deny).\n")
 	}
-	if quoted != "" {
+	if why.quoted != "" {
 		sb.WriteString("The previous result was:\n")
-		sb.WriteString(quoted)
+		sb.WriteString(why.quoted)
 		sb.WriteByte('\n')
 	}
 	if stop {

@@ -68,6 +68,17 @@ type Analysis struct {
 	// Summary is a short readable form of the call (its command, URL or
 	// arguments), at most summaryBytes long.
 	Summary string
+
+	// Action identifies the action for failure streaks: the hash of the
+	// cmd: fingerprint of a shell call, else of the exact: one.
+	Action uint64
+	// Observe identifies the question an observation asks, coarser than
+	// Action: reordered flags, cleaned paths and the position arguments of
+	// file tools (offset, limit, ...) fold together.
+	Observe uint64
+	// Verb names the program or tool that ran: the first command of a shell
+	// call that is not cd or sleep, or the tool's name.
+	Verb string
 }
 
 // Limits on what one call contributes, so that a call's fingerprint set stays
@@ -154,18 +165,19 @@ func (a *Analyzer) Analyze(tool string, args map[string]any) *Analysis {
 	if an := a.memo.get(key, tool, canonical); an != nil {
 		return an
 	}
-	an := a.analyze(tool, lower, args, canonical)
+	an := a.analyze(tool, lower, args, canonical, skip)
 	a.memo.put(key, tool, canonical, an)
 	return an
 }
 
-func (a *Analyzer) analyze(tool, lower string, args map[string]any, canonical []byte) *Analysis {
-	an := &Analysis{Tool: tool}
+func (a *Analyzer) analyze(tool, lower string, args map[string]any, canonical []byte, skip func(string) bool) *Analysis {
+	an := &Analysis{Tool: tool, Verb: tool}
 	var b builder
 	exact := make([]byte, 0, len("exact:")+len(tool)+1+len(canonical))
 	exact = append(append(append(append(exact, "exact:"...), tool...), ':'), canonical...)
 	b.add(Exact, string(exact))
 
+	an.Action = b.prints[0].Hash
 	switch {
 	case a.shellTools[lower]:
 		an.Class = Shell
@@ -178,6 +190,9 @@ func (a *Analyzer) analyze(tool, lower string, args map[string]any, canonical []
 	}
 	if a.change[lower] && !isViewCommand(args) {
 		an.Writes = true
+	}
+	if an.Observe == 0 {
+		an.Observe = Hash("obs:" + observeOther(tool, args, skip))
 	}
 	an.Prints = b.prints
 	return an

@@ -10,7 +10,7 @@
 //     file actions by position: the same file at the same offset, or the same
 //     replacement, is the same action.
 //   - cmd:TEXT — a shell command re-rendered from its parse: wrappers, leading
-//     assignments, cd and sleep steps and volatile flags removed.
+//     assignments, sleep steps and volatile flags removed.
 //   - net:HOST/PATH?QUERY — each http(s) resource the call touches, after URL
 //     normalisation and host-alias folding. Pagination keeps distinct
 //     identities because the query is kept.

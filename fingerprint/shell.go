@@ -1,6 +1,8 @@
 package fingerprint
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/loopbreaker/loopbreaker/normalize"
@@ -12,9 +14,14 @@ var fetchVerbs = map[string]bool{
 	"xh": true, "xhs": true, "aria2c": true,
 }
 
-// navigationVerbs only move around or wait; they are left out of cmd:
-// fingerprints (unless a command has nothing else) and of verb: ones.
+// navigationVerbs only move around or wait. They are left out of verb:
+// fingerprints and of observation keys, whose answers already tell whether
+// the directory mattered.
 var navigationVerbs = map[string]bool{"cd": true, "pushd": true, "popd": true, "sleep": true, "": true}
+
+// waitVerbs only wait; cmd: fingerprints leave them out (unless a command has
+// nothing else), so that "sleep 30 && x" and "sleep 60 && x" are one action.
+var waitVerbs = map[string]bool{"sleep": true, "": true}
 
 func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[string]any) {
 	var sh normalize.Shell
@@ -41,10 +48,17 @@ func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[
 	}
 	an.Summary = clip(raw)
 
+	var settings map[string]bool
+	if !a.sinkAlways {
+		settings = settingURLs(sh)
+	}
 	var urls []normalize.URL
 	for _, r := range normalize.ExtractURLs(raw) {
 		if len(urls) == maxURLs {
 			break
+		}
+		if settings[r] {
+			continue
 		}
 		if u, ok := normalize.NormalizeURL(r, a.aliases); ok {
 			urls = append(urls, u)
@@ -64,8 +78,16 @@ func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[
 	}
 	an.Fetch = fetchVerb || len(urls) > 0
 
-	if text := a.commandText(sh); text != "" {
+	if text := a.commandText(sh, raw); text != "" {
 		b.add(Cmd, "cmd:"+text)
+		an.Action = Hash("cmd:" + text)
+	}
+	an.Observe = Hash("obs:" + observeShell(sh))
+	for _, c := range sh.Commands {
+		if !navigationVerbs[c.Verb] {
+			an.Verb = c.Verb
+			break
+		}
 	}
 	local := a.noteURLs(an, urls)
 	if local && a.localAllow {
@@ -93,6 +115,37 @@ func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[
 	}
 }
 
+// settingURLs returns the URLs that commands other than HTTP clients take
+// as option values, such as pip's --index-url or npm's --registry: they
+// configure where a tool looks, not what it fetches, so they are not
+// counted as net: resources.
+func settingURLs(sh normalize.Shell) map[string]bool {
+	var out map[string]bool
+	for _, c := range sh.Commands {
+		if fetchVerbs[c.Verb] {
+			continue
+		}
+		for i, w := range c.Args {
+			value := ""
+			if eq := strings.IndexByte(w, '='); strings.HasPrefix(w, "-") && eq > 0 {
+				value = w[eq+1:]
+			} else if i > 0 && strings.HasPrefix(c.Args[i-1], "-") && !strings.Contains(c.Args[i-1], "=") {
+				value = w
+			}
+			if value == "" || !strings.Contains(value, "://") {
+				continue
+			}
+			if out == nil {
+				out = map[string]bool{}
+			}
+			for _, u := range normalize.ExtractURLs(value) {
+				out[u] = true
+			}
+		}
+	}
+	return out
+}
+
 func firstOf(args map[string]any, keys ...string) any {
 	for _, k := range keys {
 		if v, ok := args[k]; ok {
@@ -103,12 +156,12 @@ func firstOf(args map[string]any, keys ...string) any {
 }
 
 // commandText renders the commands of a parsed shell line in the form cmd:
-// fingerprints compare: navigation steps left out, volatile flags removed,
-// words quoted where they need it.
-func (a *Analyzer) commandText(sh normalize.Shell) string {
+// fingerprints compare: waits left out, volatile flags removed, words
+// quoted where they need it.
+func (a *Analyzer) commandText(sh normalize.Shell, raw string) string {
 	keep := sh.Commands[:0:0]
 	for _, c := range sh.Commands {
-		if !navigationVerbs[c.Verb] {
+		if !waitVerbs[c.Verb] {
 			keep = append(keep, c)
 		}
 	}
@@ -125,6 +178,19 @@ func (a *Analyzer) commandText(sh normalize.Shell) string {
 			sb.WriteByte(' ')
 			writeWord(&sb, w)
 		}
+	}
+	// Output files named by redirects are part of the action (an option
+	// such as curl's -o is already among the words), and so is the body of
+	// a here-document, which the commands above do not show.
+	for _, s := range sh.Sinks {
+		if !slices.ContainsFunc(keep, func(c normalize.SimpleCommand) bool { return slices.Contains(c.Args, s) }) {
+			sb.WriteString(" >")
+			writeWord(&sb, s)
+		}
+	}
+	if strings.Contains(raw, "<<") {
+		sb.WriteString(" <<#")
+		sb.WriteString(strconv.FormatUint(Hash(raw), 16))
 	}
 	return sb.String()
 }
@@ -144,8 +210,12 @@ func writeWord(sb *strings.Builder, w string) {
 // writesFiles reports whether a command changes files in place.
 func writesFiles(c normalize.SimpleCommand) bool {
 	switch c.Verb {
-	case "mv", "cp", "rm", "mkdir", "touch", "chmod", "chown", "ln", "install", "rsync",
+	case "mv", "cp", "touch", "chmod", "chown", "ln", "install", "rsync",
 		"unzip", "truncate", "dd", "patch", "tee":
+		return true
+	case "edit", "create", "insert", "append", "str_replace", "apply_patch":
+		// The file-editing commands of agent computer interfaces that run
+		// through the shell tool (SWE-agent and its kin).
 		return true
 	case "sed", "perl":
 		for _, w := range c.Args {

@@ -125,16 +125,26 @@ func parse(n int, line []byte) (Event, bool, error) {
 
 // Replay feeds events to b as a host would: a human message calls UserTurn,
 // a call is checked, an Ask is resolved with approve, and the recorded
-// result of a call that ends up allowed is handed to Record. decide, when not
-// nil, receives each call's event and its decision from Check (an Ask is
-// reported as an Ask, whatever the answer).
+// result of a call that ends up allowed is handed to Record. After a Stop
+// the host ends the agent's turn, so the agent's further calls up to the
+// next human message are skipped: they would never have been made. decide,
+// when not nil, receives each checked call's event and its decision from
+// Check (an Ask is reported as an Ask, whatever the answer).
 func Replay(b *loopbreaker.Breaker, events []Event, approve bool, decide func(Event, loopbreaker.Decision)) {
+	stopped := map[string]bool{}
 	for _, ev := range events {
 		if ev.User {
 			b.UserTurn(ev.Agent)
+			delete(stopped, ev.Agent)
+			continue
+		}
+		if stopped[ev.Agent] {
 			continue
 		}
 		d := b.Check(ev.Agent, ev.Call)
+		if d.Verdict == loopbreaker.Stop {
+			stopped[ev.Agent] = true
+		}
 		final := d
 		if d.Verdict == loopbreaker.Ask {
 			final = b.Resolve(ev.Agent, d, approve)

@@ -1,0 +1,88 @@
+package fingerprint
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/loopbreaker/loopbreaker/normalize"
+)
+
+// filterVerbs only reshape another command's output; after the first command
+// of a line they say nothing about what was asked.
+var filterVerbs = map[string]bool{
+	"sort": true, "head": true, "tail": true, "wc": true, "uniq": true, "cut": true,
+	"tr": true, "less": true, "more": true, "nl": true, "column": true, "tee": true, "cat": true,
+}
+
+// positionArgs are the arguments of file tools that only choose which part of
+// a file to show; the observation key of a file tool ignores them.
+var positionArgs = map[string]bool{
+	"offset": true, "limit": true, "view_range": true, "start_line": true, "end_line": true,
+	"line": true, "lines": true, "max_lines": true,
+}
+
+// observeShell returns the observation key text of a parsed command line: the
+// question it asks, whatever the spelling. Each command that is not
+// navigation, and not a filter after the first, contributes its verb and its
+// arguments with volatile flags removed, paths cleaned and the order sorted,
+// so that reordered flags, "./x" against "x" and "cd X &&" prefixes fold
+// together.
+func observeShell(sh normalize.Shell) string {
+	var sb strings.Builder
+	kept := 0
+	for _, c := range sh.Commands {
+		if navigationVerbs[c.Verb] || (kept > 0 && filterVerbs[c.Verb]) {
+			continue
+		}
+		if kept > 0 {
+			sb.WriteString(" ; ")
+		}
+		kept++
+		sb.WriteString(c.Verb)
+		args := normalize.StripVolatile(c.Verb, c.Args)
+		for i, w := range args {
+			args[i] = cleanPathWord(w)
+		}
+		slices.Sort(args)
+		for _, w := range slices.Compact(args) {
+			sb.WriteByte(' ')
+			writeWord(&sb, w)
+		}
+	}
+	return sb.String()
+}
+
+// cleanPathWord cleans words that look like relative or absolute paths
+// ("./a//b/" becomes "a/b", "./" becomes ".").
+func cleanPathWord(w string) string {
+	if w == "" || w[0] == '-' || !strings.ContainsRune(w, '/') || strings.Contains(w, "://") {
+		return w
+	}
+	return path.Clean(w)
+}
+
+// observeOther returns the observation key text of a non-shell call: the tool
+// and its arguments without the ones that only choose a position in a file.
+func observeOther(tool string, args map[string]any, skip func(string) bool) string {
+	var sb strings.Builder
+	sb.WriteString(tool)
+	sb.WriteByte(':')
+	keys := make([]string, 0, len(args))
+	for k := range args {
+		if !positionArgs[strings.ToLower(k)] && !skip(k) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	buf := make([]byte, 0, 64)
+	for _, k := range keys {
+		buf = normalize.AppendQuoted(buf[:0], k)
+		sb.Write(buf)
+		sb.WriteByte('=')
+		buf = normalize.AppendCanonical(buf[:0], args[k], nil)
+		sb.Write(buf)
+		sb.WriteByte(' ')
+	}
+	return sb.String()
+}
