@@ -191,4 +191,3 @@ func resultHash(text string, failed bool) uint64 {
 	}
 	return h
 }
-
