@@ -404,6 +404,8 @@ func (b *Breaker) Fingerprints(call Call) []string {
 	for i, p := range an.Prints {
 		out[i] = p.Text
 	}
+	// The analysis may keep a cut exact: text; give the whole one.
+	out[0] = b.analyzer.ExactText(call.Tool, call.Args)
 	return out
 }
 

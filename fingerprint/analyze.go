@@ -2,7 +2,6 @@ package fingerprint
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/loopbreaker/loopbreaker/normalize"
 )
@@ -145,39 +144,50 @@ func lowerSet(names []string) map[string]bool {
 	return set
 }
 
-// bufPool holds buffers for canonical JSON.
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+// exactTextMax bounds the canonical arguments kept in an exact: text. The
+// hash always covers the whole call.
+const exactTextMax = 4096
+
+// decoys is the decoy set of one call: the "*" list and the tool's own.
+type decoys struct {
+	all, tool map[string]bool
+}
+
+func (d *decoys) skip(k string) bool { return d.all[k] || d.tool[k] }
 
 // Analyze returns the analysis of one call. It never panics on arguments
 // that encoding/json produces; arguments of other types are rendered
-// defensively.
+// defensively. The result is shared and must not be modified.
 func (a *Analyzer) Analyze(tool string, args map[string]any) *Analysis {
-	bp := bufPool.Get().(*[]byte)
-	defer bufPool.Put(bp)
-
 	lower := toLower(tool)
-	toolDecoys := a.decoysTool[lower]
-	skip := func(k string) bool { return a.decoysAll[k] || toolDecoys[k] }
-	canonical := normalize.AppendCanonical((*bp)[:0], args, skip)
-	*bp = canonical
-
-	key := memoKey(tool, canonical)
-	if an := a.memo.get(key, tool, canonical); an != nil {
+	d := decoys{all: a.decoysAll, tool: a.decoysTool[lower]}
+	key := callKey(tool, args, &d)
+	if an := a.memo.get(key); an != nil {
 		return an
 	}
-	an := a.analyze(tool, lower, args, canonical, skip)
-	a.memo.put(key, tool, canonical, an)
+	an := a.analyze(tool, lower, args, &d, key)
+	a.memo.put(key, an)
 	return an
 }
 
-func (a *Analyzer) analyze(tool, lower string, args map[string]any, canonical []byte, skip func(string) bool) *Analysis {
+// ExactText returns the whole exact: fingerprint of a call, however long.
+func (a *Analyzer) ExactText(tool string, args map[string]any) string {
+	d := decoys{all: a.decoysAll, tool: a.decoysTool[toLower(tool)]}
+	return exactText(tool, args, d.skip, normalize.MaxCanonicalBytes)
+}
+
+func exactText(tool string, args map[string]any, skip func(string) bool, limit int) string {
+	buf := make([]byte, 0, len("exact:")+len(tool)+1+64)
+	buf = append(append(append(buf, "exact:"...), tool...), ':')
+	return string(normalize.AppendCanonicalLimit(buf, args, skip, limit))
+}
+
+func (a *Analyzer) analyze(tool, lower string, args map[string]any, d *decoys, key sum128) *Analysis {
 	an := &Analysis{Tool: tool, Verb: tool}
 	var b builder
-	exact := make([]byte, 0, len("exact:")+len(tool)+1+len(canonical))
-	exact = append(append(append(append(exact, "exact:"...), tool...), ':'), canonical...)
-	b.add(Exact, string(exact))
+	b.prints = append(b.prints, Fingerprint{Kind: Exact, Text: exactText(tool, args, d.skip, exactTextMax), Hash: key.a})
+	an.Action = key.a
 
-	an.Action = b.prints[0].Hash
 	switch {
 	case a.shellTools[lower]:
 		an.Class = Shell
@@ -186,13 +196,13 @@ func (a *Analyzer) analyze(tool, lower string, args map[string]any, canonical []
 		an.Class = URLTool
 		a.urlToolPrints(an, &b, args)
 	default:
-		an.Summary = clip(string(canonical))
+		an.Summary = clip(strings.TrimPrefix(b.prints[0].Text, "exact:"+tool+":"))
 	}
 	if a.change[lower] && !isViewCommand(args) {
 		an.Writes = true
 	}
 	if an.Observe == 0 {
-		an.Observe = Hash("obs:" + observeOther(tool, args, skip))
+		an.Observe = Hash("obs:" + observeOther(tool, args, d.skip))
 	}
 	an.Prints = b.prints
 	return an

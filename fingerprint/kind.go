@@ -56,25 +56,13 @@ func KindOf(fingerprint string) (Kind, bool) {
 // fingerprint with empty text; Analyze never returns one.
 type Fingerprint struct {
 	Kind Kind
-	// Text is the whole readable fingerprint, prefix included.
+	// Text is the readable fingerprint, prefix included. The exact: text of
+	// a call whose canonical arguments are very long is cut short (see
+	// [Analyzer.ExactText] for the whole text).
 	Text string
-	// Hash is Hash(Text): stable across processes and versions of this
-	// package that keep the text the same.
+	// Hash identifies the fingerprint, stably across processes: Hash(Text)
+	// for every kind but exact:, whose hash is computed from the call itself
+	// so that it does not depend on how much of the text is kept.
 	Hash uint64
 }
 
-// Hash returns the 64-bit FNV-1a hash of s, the hash a [Fingerprint]
-// carries.
-func Hash(s string) uint64 {
-	h := uint64(fnvOffset)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= fnvPrime
-	}
-	return h
-}
-
-const (
-	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
-)

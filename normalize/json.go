@@ -34,7 +34,14 @@ const truncMarker = `"…"`
 // AppendCanonical is safe for concurrent use and never panics on values that
 // do not change while it runs.
 func AppendCanonical(dst []byte, v any, skip func(key string) bool) []byte {
-	e := canonEncoder{buf: dst, start: len(dst)}
+	return AppendCanonicalLimit(dst, v, skip, MaxCanonicalBytes)
+}
+
+// AppendCanonicalLimit is [AppendCanonical] with a smaller output budget:
+// once about limit bytes are written, the rest is replaced by markers. It
+// serves previews of large values.
+func AppendCanonicalLimit(dst []byte, v any, skip func(key string) bool, limit int) []byte {
+	e := canonEncoder{buf: dst, start: len(dst), limit: min(limit, MaxCanonicalBytes)}
 	if m, ok := v.(map[string]any); ok && skip != nil {
 		e.object(m, 0, skip)
 	} else {
@@ -46,6 +53,7 @@ func AppendCanonical(dst []byte, v any, skip func(key string) bool) []byte {
 type canonEncoder struct {
 	buf   []byte
 	start int
+	limit int
 	nodes int
 	// path holds the containers on the way to the current value, to cut
 	// cycles short without waiting for MaxDepth.
@@ -56,7 +64,7 @@ type canonEncoder struct {
 // encoder writes only markers.
 func (e *canonEncoder) spent() bool {
 	e.nodes++
-	return e.nodes > MaxNodes || len(e.buf)-e.start > MaxCanonicalBytes
+	return e.nodes > MaxNodes || len(e.buf)-e.start > e.limit
 }
 
 func (e *canonEncoder) value(v any, depth int) {
@@ -68,6 +76,15 @@ func (e *canonEncoder) value(v any, depth int) {
 	case nil:
 		e.buf = append(e.buf, "null"...)
 	case string:
+		if room := e.limit - (len(e.buf) - e.start); len(x) > room {
+			// Only part of the string fits the budget.
+			cut := max(room, 0)
+			for cut > 0 && !utf8.RuneStart(x[cut]) {
+				cut--
+			}
+			e.buf = AppendQuoted(e.buf, x[:cut]+"…")
+			return
+		}
 		e.buf = AppendQuoted(e.buf, x)
 	case bool:
 		e.buf = strconv.AppendBool(e.buf, x)

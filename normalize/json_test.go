@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 )
@@ -75,4 +76,14 @@ func TestAppendCanonicalBoundsHostileValues(t *testing.T) {
 	}
 	out = canon(deep, nil)
 	require.Equal(t, MaxDepth+1, strings.Count(out, "{"))
+}
+
+func TestAppendCanonicalLimit(t *testing.T) {
+	big := map[string]any{"a": strings.Repeat("x", 1000), "b": []any{1, 2, 3}, "c": "é" + strings.Repeat("é", 100)}
+	out := string(AppendCanonicalLimit(nil, big, nil, 50))
+	require.Less(t, len(out), 200)
+	require.True(t, strings.HasPrefix(out, `{"a":"xxxx`))
+	require.Contains(t, out, "…")
+	require.True(t, utf8.ValidString(out))
+	require.Equal(t, canon(big, nil), string(AppendCanonicalLimit(nil, big, nil, 1<<20)))
 }
