@@ -65,4 +65,3 @@ type Fingerprint struct {
 	// so that it does not depend on how much of the text is kept.
 	Hash uint64
 }
-
