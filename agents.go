@@ -61,7 +61,6 @@ func newAgents(maxAgents int, idle time.Duration, windowSize int, newTurn func()
 	}
 	t := &agents{shards: make([]agentShard, n), seed: maphash.MakeSeed(), idle: idle, window: windowSize, newTurn: newTurn}
 	for i := range t.shards {
-		t.shards[i].agents = map[string]*agentState{}
 		if maxAgents != Off {
 			t.shards[i].capacity = (maxAgents + n - 1) / n
 		}
@@ -93,6 +92,9 @@ func (t *agents) get(id string, now time.Time, create bool) *agentState {
 			return nil
 		}
 		st = &agentState{id: id, win: window.New(t.window), meta: make([]slotMeta, t.window), turn: t.newTurn()}
+		if sh.agents == nil {
+			sh.agents = map[string]*agentState{}
+		}
 		sh.agents[id] = st
 	} else {
 		sh.unlink(st)
