@@ -1,0 +1,180 @@
+package fingerprint
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func testAnalyzer(opts Options) *Analyzer {
+	if opts.ShellTools == nil {
+		opts.ShellTools = []string{"bash", "execute_bash", "exec_command", "pwsh", "Bash"}
+	}
+	if opts.IgnoreArgs == nil {
+		opts.IgnoreArgs = map[string][]string{"*": {"description", "justification"}, "bash": {"timeout"}}
+	}
+	if opts.ChangeTools == nil {
+		opts.ChangeTools = []string{"edit", "write", "str_replace_editor"}
+	}
+	return New(opts)
+}
+
+// prints returns the texts of a call's fingerprints.
+func prints(a *Analyzer, tool string, args map[string]any) []string {
+	var out []string
+	for _, p := range a.Analyze(tool, args).Prints {
+		out = append(out, p.Text)
+	}
+	return out
+}
+
+func TestShellFingerprints(t *testing.T) {
+	a := testAnalyzer(Options{HostAliases: map[string]string{"open-data.canada.ca": "open.canada.ca"}})
+	check := func(t *testing.T, tool string, args map[string]any, want ...string) {
+		t.Helper()
+		require.Equal(t, want, prints(a, tool, args))
+	}
+	check(t, "bash", map[string]any{"command": "ls -la", "description": "list"},
+		`exact:bash:{"command":"ls -la"}`, "cmd:ls -la", "verb:ls")
+	check(t, "Bash", map[string]any{"command": "sudo timeout 5 curl -sSL https://open-data.canada.ca/x -o out.bin", "timeout": 5},
+		`exact:Bash:{"command":"sudo timeout 5 curl -sSL https://open-data.canada.ca/x -o out.bin"}`,
+		"cmd:curl https://open-data.canada.ca/x -o out.bin", "net:open.canada.ca/x", "site:canada.ca",
+		"sink:out.bin", "family:http-fetch", "verb:curl")
+	// argv form, as Codex sends it.
+	check(t, "exec_command", map[string]any{"cmd": []any{"bash", "-lc", "git status"}},
+		`exact:exec_command:{"cmd":["bash","-lc","git status"]}`, "cmd:git status", "verb:git")
+	// A here-document's body is part of the action.
+	one := prints(a, "bash", map[string]any{"command": "cat > a.py <<'EOF'\nprint(1)\nEOF"})
+	two := prints(a, "bash", map[string]any{"command": "cat > a.py <<'EOF'\nprint(2)\nEOF"})
+	require.NotEqual(t, one[1], two[1])
+	require.True(t, strings.HasPrefix(one[1], "cmd:cat >a.py <<#"), one[1])
+	// Sinks count only for fetches (unless SinkAlways).
+	require.NotContains(t, strings.Join(one, " "), "sink:")
+	require.Contains(t, prints(testAnalyzer(Options{SinkAlways: true}), "bash", map[string]any{"command": "python x.py > out.txt"}), "sink:out.txt")
+	// A URL that only configures a tool is not a resource.
+	pip := prints(a, "bash", map[string]any{"command": "pip install --index-url https://pypi.example.com/simple numpy"})
+	require.NotContains(t, strings.Join(pip, " "), "net:")
+	strict := prints(testAnalyzer(Options{SinkAlways: true}), "bash", map[string]any{"command": "pip install --index-url https://pypi.example.com/simple numpy"})
+	require.Contains(t, strict, "net:pypi.example.com/simple")
+}
+
+func TestURLToolFingerprints(t *testing.T) {
+	a := testAnalyzer(Options{})
+	require.Equal(t, []string{
+		`exact:web_fetch:{"url":"https://WWW.Example.com/a/#x"}`, "net:example.com/a", "site:example.com", "family:http-fetch",
+	}, prints(a, "web_fetch", map[string]any{"url": "https://WWW.Example.com/a/#x"}))
+	an := a.Analyze("WebFetch", map[string]any{"url": "http://localhost:3000/", "prompt": "p"})
+	require.Equal(t, URLTool, an.Class)
+	require.True(t, an.Local)
+	require.True(t, an.Fetch)
+}
+
+func TestLocalAllowDropsTargets(t *testing.T) {
+	a := testAnalyzer(Options{LocalAllow: true})
+	got := prints(a, "bash", map[string]any{"command": "curl -o x.json http://127.0.0.1:8080/api"})
+	require.Len(t, got, 2)
+	require.True(t, strings.HasPrefix(got[0], "exact:"))
+	require.True(t, strings.HasPrefix(got[1], "cmd:"))
+	mixed := prints(a, "bash", map[string]any{"command": "curl http://127.0.0.1:8080/api https://example.com/"})
+	require.Contains(t, mixed, "net:example.com")
+}
+
+func TestClassesAndWrites(t *testing.T) {
+	a := testAnalyzer(Options{})
+	cases := []struct {
+		tool   string
+		args   map[string]any
+		class  Class
+		writes bool
+		verb   string
+	}{
+		{"bash", map[string]any{"command": "cd /w && sed -i 's/a/b/' f.go"}, Shell, true, "sed"},
+		{"bash", map[string]any{"command": "git commit -am x"}, Shell, true, "git"},
+		{"bash", map[string]any{"command": "git status"}, Shell, false, "git"},
+		{"bash", map[string]any{"command": "python gen.py > out.txt"}, Shell, true, "python"},
+		{"bash", map[string]any{"command": "edit 10:12\nfoo\nend_of_edit"}, Shell, true, "edit"},
+		{"str_replace_editor", map[string]any{"command": "view", "path": "/a"}, Other, false, "str_replace_editor"},
+		{"str_replace_editor", map[string]any{"command": "str_replace", "path": "/a"}, Other, true, "str_replace_editor"},
+		{"EDIT", map[string]any{"file_path": "/a"}, Other, true, "EDIT"},
+		{"read", map[string]any{"file_path": "/a"}, Other, false, "read"},
+		{"", nil, Other, false, ""},
+	}
+	for _, c := range cases {
+		an := a.Analyze(c.tool, c.args)
+		require.Equal(t, c.class, an.Class, "%s %v", c.tool, c.args)
+		require.Equal(t, c.writes, an.Writes, "%s %v", c.tool, c.args)
+		require.Equal(t, c.verb, an.Verb, "%s %v", c.tool, c.args)
+	}
+}
+
+func TestObservationKeys(t *testing.T) {
+	a := testAnalyzer(Options{})
+	obs := func(tool string, args map[string]any) uint64 { return a.Analyze(tool, args).Observe }
+	sh := func(c string) uint64 { return obs("bash", map[string]any{"command": c}) }
+	require.Equal(t, sh("mvn -q test -pl core -Dtest=T"), sh("cd /repo && mvn test -pl core -Dtest=T"))
+	require.Equal(t, sh("find . -name '*.proto'"), sh(`find ./ -name "*.proto" 2>/dev/null | sort`))
+	require.NotEqual(t, sh("grep -rn foo ."), sh("grep -rn bar ."))
+	read := func(args map[string]any) uint64 { args["file_path"] = "/w/a.py"; return obs("Read", args) }
+	require.Equal(t, read(map[string]any{}), read(map[string]any{"offset": 1, "limit": 200, "description": "again"}))
+	require.NotEqual(t, read(map[string]any{}), obs("Read", map[string]any{"file_path": "/w/b.py"}))
+}
+
+func TestHashIsStable(t *testing.T) {
+	// These values are part of the snapshot format: changing the hash
+	// function breaks restoring snapshots written by earlier versions.
+	require.Equal(t, uint64(0x13566ad9dac9766e), Hash("net:example.com/x"))
+	require.Equal(t, uint64(0xac6c9f2550353a57), Hash(""))
+	require.Equal(t, Hash("abc"), Hash("abc"))
+	require.NotEqual(t, Hash("abc"), Hash("abd"))
+	require.NotEqual(t, Hash(""), Hash("\x00"))
+	require.NotEqual(t, Hash("12345678"), Hash("123456789"))
+}
+
+func TestCallKeyFollowsCanonicalEquality(t *testing.T) {
+	a := testAnalyzer(Options{})
+	x := a.Analyze("t", map[string]any{"a": 1.0, "b": map[string]any{"c": []any{"x", true}}, "description": "1st"})
+	y := a.Analyze("t", map[string]any{"b": map[string]any{"c": []any{"x", true}}, "a": 1, "description": "2nd"})
+	require.Same(t, x, y, "equal calls share one memoised analysis")
+	z := a.Analyze("t", map[string]any{"a": "1", "b": map[string]any{"c": []any{"x", true}}})
+	require.NotEqual(t, x.Prints[0].Hash, z.Prints[0].Hash, "the string \"1\" is not the number 1")
+	w := a.Analyze("u", map[string]any{"a": 1.0, "b": map[string]any{"c": []any{"x", true}}})
+	require.NotEqual(t, x.Prints[0].Hash, w.Prints[0].Hash, "the tool is part of the key")
+}
+
+func TestLongExactTextIsCutButWhole(t *testing.T) {
+	a := testAnalyzer(Options{})
+	args := map[string]any{"file_path": "/w/big", "content": strings.Repeat("x", 100_000)}
+	an := a.Analyze("write", args)
+	require.Less(t, len(an.Prints[0].Text), exactTextMax+100)
+	require.Len(t, a.ExactText("write", args), len(`exact:write:{"content":"","file_path":"/w/big"}`)+100_000)
+}
+
+func FuzzAnalyze(f *testing.F) {
+	for _, s := range []string{"ls -la", "cd /w && curl -s https://a.com/x -o o | tee l", "cat <<EOF\nx\nEOF", "bash -c 'wget -O f http://[::1]:80/'", "\xff$((", ""} {
+		f.Add("bash", s)
+	}
+	f.Add("web_fetch", "https://EXAMPLE.com:443/a?utm_source=x&b=1#f")
+	f.Add("pwsh", `Get-Content C:\x.txt > C:\y.txt`)
+	a := testAnalyzer(Options{})
+	f.Fuzz(func(t *testing.T, tool, text string) {
+		args := map[string]any{"command": text, "url": text, "file_path": text}
+		x := a.Analyze(tool, args)
+		y := New(Options{ShellTools: []string{"bash", "pwsh"}}).Analyze(tool, args)
+		if len(x.Prints) == 0 || x.Prints[0].Kind != Exact {
+			t.Fatal("the first fingerprint must be exact:")
+		}
+		for _, p := range x.Prints {
+			k, ok := KindOf(p.Text)
+			if !ok || k != p.Kind {
+				t.Fatalf("fingerprint %q has kind %v", p.Text, p.Kind)
+			}
+			if p.Kind != Exact && p.Hash != Hash(p.Text) {
+				t.Fatalf("hash of %q", p.Text)
+			}
+		}
+		if len(y.Prints) == 0 {
+			t.Fatal("no fingerprints")
+		}
+	})
+}
