@@ -1,0 +1,21 @@
+module github.com/loopbreaker/loopbreaker/examples/openai-agent
+
+go 1.26.0
+
+require (
+	github.com/loopbreaker/loopbreaker v0.0.0
+	github.com/openai/openai-go/v3 v3.99.0
+)
+
+require (
+	github.com/coder/websocket v1.8.15 // indirect
+	github.com/tidwall/gjson v1.20.0 // indirect
+	github.com/tidwall/match v1.1.1 // indirect
+	github.com/tidwall/pretty v1.2.1 // indirect
+	github.com/tidwall/sjson v1.2.5 // indirect
+	golang.org/x/net v0.62.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
+)
+
+replace github.com/loopbreaker/loopbreaker => ../..
