@@ -47,6 +47,15 @@
 // ordinary edit-and-rerun cycle is never mistaken for a loop, while a loop
 // that repeats the same change is still caught.
 //
+// Results handed to [Breaker.Record] are evidence too. Since the workspace
+// last changed, a call that failed [Config.FailLimit] times with the same
+// error, or a question answered the same way that many times, is denied
+// before any fingerprint reaches its limit (by default at the 4th attempt
+// instead of the 5th); so is one program giving the same output whatever
+// its arguments, and a short cycle of calls whose answers do not change.
+// Hits of these rules read fail:, stale: and cycle:. After
+// [Config.MaxDenials] denials in one turn the verdict becomes [Stop].
+//
 // # Concurrency
 //
 // A Breaker is safe for concurrent use. Fingerprints are computed before any

@@ -82,7 +82,11 @@ func (b *Breaker) denyMessage(an *fingerprint.Analysis, hits []Hit, why denial, 
 		sb.WriteString(why.why)
 		sb.WriteByte('\n')
 	}
-	sb.WriteString("Changing the description, timeoutMs, --max-time, other volatile flags or the host spelling does not make it a new action.\n")
+	if an.Class == fingerprint.Other {
+		sb.WriteString("Changing the description, timeoutMs or other arguments that do not change the action does not make it a new action.\n")
+	} else {
+		sb.WriteString("Changing the description, timeoutMs, --max-time, other volatile flags or the host spelling does not make it a new action.\n")
+	}
 	if why.refused {
 		sb.WriteString("The operator did not grant an exemption for repeated local calls in this turn.\n")
 	} else if an.Local && b.cfg.LocalHosts == LocalDeny {
@@ -94,7 +98,7 @@ func (b *Breaker) denyMessage(an *fingerprint.Analysis, hits []Hit, why denial, 
 		sb.WriteByte('\n')
 	}
 	if stop {
-		sb.WriteString("The agent has kept repeating after " + strconv.Itoa(b.cfg.MaxDenials) + " refusals in this turn, so the run is stopped here and handed back to the user.")
+		sb.WriteString("The agent has kept repeating after " + strconv.Itoa(b.cfg.MaxDenials) + " refusals in this turn: the run is stopped: the turn ends here and the user decides what happens next.")
 	} else {
 		sb.WriteString("Work from the result you already have, or change approach: a different command, file, position or source. Repeating this call will be refused again.")
 	}
