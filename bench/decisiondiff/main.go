@@ -27,6 +27,7 @@ import (
 	"github.com/loopbreaker/loopbreaker/normalize"
 )
 
+// main parses the flags and runs the comparison.
 func main() {
 	traces := flag.String("traces", "", "directory of the traces replayed")
 	goPath := flag.String("go", "", "loopbreaker decisions at the comparison settings")
@@ -53,6 +54,7 @@ type decision struct {
 	Hits    []string `json:"hits"`
 }
 
+// key identifies a call: its trace and 0-based line.
 type key struct {
 	trace string
 	line  int
@@ -93,6 +95,8 @@ type disagreement struct {
 	command    string
 }
 
+// run compares the decision files and writes the summary to w and every
+// disagreement to the details file.
 func run(traces, goPath, refPath, defPath, details string, w io.Writer) error {
 	goDec, err := load(goPath)
 	if err != nil {
@@ -249,6 +253,7 @@ func (c *classifier) agent(k key) string {
 // The reference's shell tools: only these three names, matched exactly.
 var refShellTools = map[string]bool{"bash": true, "pwsh": true, "shell": true}
 
+// Patterns of the commands the classifier looks for.
 var (
 	assignment = regexp.MustCompile(`(^|[;&|\n]\s*)[A-Za-z_][A-Za-z0-9_]*=`)
 	cdStep     = regexp.MustCompile(`(^|[;&|\n]\s*)(cd|pushd)\s`)
@@ -339,6 +344,7 @@ func kindsOf(hits []string) map[string]bool {
 	return out
 }
 
+// anyKind reports whether kinds holds any of names.
 func anyKind(kinds map[string]bool, names ...string) bool {
 	for _, n := range names {
 		if kinds[n] {
@@ -348,6 +354,7 @@ func anyKind(kinds map[string]bool, names ...string) bool {
 	return false
 }
 
+// sortedKinds returns the kinds in kinds, sorted.
 func sortedKinds(kinds map[string]bool) []string {
 	var out []string
 	for k := range kinds {
@@ -404,6 +411,7 @@ func hasGlobalVolatile(sh normalize.Shell) bool {
 	return false
 }
 
+// clipAll shortens each hit for the details file.
 func clipAll(hits []string) []string {
 	out := make([]string, len(hits))
 	for i, h := range hits {
@@ -412,6 +420,7 @@ func clipAll(hits []string) []string {
 	return out
 }
 
+// clip cuts s to n runes, marking the cut.
 func clip(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n {

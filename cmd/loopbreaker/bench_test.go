@@ -28,6 +28,8 @@ func seedConfig(tb testing.TB) loopbreaker.Config {
 	return cfg
 }
 
+// TestSeedConfig pins the comparison settings to what bench/compare.sh
+// and docs/compat.md say they are.
 func TestSeedConfig(t *testing.T) {
 	cfg := seedConfig(t)
 	require.Equal(t, 12, cfg.Window)

@@ -4,6 +4,7 @@ import (
 	"io"
 )
 
+// checkConfigUsage is the help text of check-config.
 const checkConfigUsage = `Usage: loopbreaker check-config FILE
 
 Validates the JSON configuration FILE and prints the effective

@@ -8,6 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// TestCheckConfigPrintsEffectiveConfig checks that a valid file gives its
+// effective configuration, which loads back to itself.
 func TestCheckConfigPrintsEffectiveConfig(t *testing.T) {
 	for _, c := range []struct {
 		name, config string
@@ -40,6 +42,8 @@ func TestCheckConfigPrintsEffectiveConfig(t *testing.T) {
 	}
 }
 
+// TestCheckConfigListsEveryError checks that every problem of a file is
+// reported on a line of its own, naming the file.
 func TestCheckConfigListsEveryError(t *testing.T) {
 	for _, c := range []struct {
 		name, config string

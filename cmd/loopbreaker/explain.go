@@ -14,6 +14,7 @@ import (
 	"github.com/loopbreaker/loopbreaker/normalize"
 )
 
+// explainUsage is the help text of explain.
 const explainUsage = `Usage: loopbreaker explain [-config FILE] TOOL 'ARGS_JSON'
 
 Prints the fingerprints the breaker counts for one call of TOOL with the
@@ -96,10 +97,12 @@ type explanation struct {
 	notes []string
 }
 
+// add adds a line to the explanation of the fingerprint fp.
 func (e *explanation) add(fp, format string, args ...any) {
 	e.why[fp] = append(e.why[fp], fmt.Sprintf(format, args...))
 }
 
+// note adds a note about the call as a whole.
 func (e *explanation) note(format string, args ...any) {
 	e.notes = append(e.notes, fmt.Sprintf(format, args...))
 }
@@ -206,7 +209,7 @@ func explainShell(e *explanation, fps []string, eff effective, call loopbreaker.
 		sh = normalize.ParseArgv(argv)
 		segs = expandPayloads([][]string{argv}, 0)
 	default:
-		e.note("%s is a shell tool, but its call has no \"command\" or \"cmd\" string or list: only exact: is counted", call.Tool)
+		e.head = append(e.head, fmt.Sprintf("%s is a shell tool, but its call has no \"command\" or \"cmd\" string or list: only exact: is counted.", call.Tool))
 		return nil
 	}
 
@@ -297,7 +300,11 @@ func explainCmd(e *explanation, fp string, sh normalize.Shell, segs [][]string) 
 	}
 }
 
-// render writes commands the way cmd: fingerprints show them.
+// render writes commands the way cmd: fingerprints show them, so that
+// explainCmd can check its account against the fingerprint. It mirrors the
+// fingerprint package's rendering (which is not exported);
+// TestExplainCorpus checks that the two agree on every shell call of the
+// corpus.
 func render(cmds []normalize.SimpleCommand) string {
 	var sb strings.Builder
 	for i, c := range cmds {
@@ -337,6 +344,8 @@ func strippedWords(args, kept []string) []string {
 	return removed
 }
 
+// isCluster reports whether w is a cluster of short options (-sSL), not a
+// long option or a lone dash.
 func isCluster(w string) bool { return len(w) > 1 && w[0] == '-' && w[1] != '-' }
 
 // lettersWithin reports whether every letter of the cluster small is in big.
@@ -408,6 +417,7 @@ func sameFile(word, sink string) bool {
 // httpClients are the commands explain names as HTTP clients.
 var httpClients = map[string]bool{"curl": true, "wget": true, "http": true, "https": true, "httpie": true, "xh": true, "xhs": true, "aria2c": true}
 
+// fetchVerbsOf names the HTTP clients a parsed command line runs.
 func fetchVerbsOf(sh normalize.Shell) []string {
 	var out []string
 	for _, v := range sh.Verbs() {
@@ -496,6 +506,8 @@ func isURLTool(tool string) bool {
 		strings.Contains(l, "browse") || strings.HasPrefix(l, "web_")
 }
 
+// isShell reports whether the configuration lists tool as a shell tool,
+// matched without regard to case as the breaker matches it.
 func (eff effective) isShell(tool string) bool {
 	for _, t := range eff.ShellTools {
 		if strings.EqualFold(t, tool) {
@@ -525,6 +537,7 @@ var wrappers = map[string]bool{
 	"time": true, "command": true, "exec": true, "stdbuf": true,
 }
 
+// shells are the shells whose -c payload the parser reads in their place.
 var shells = map[string]bool{"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true, "ash": true}
 
 // splitSegments splits a command line into the words of its simple
@@ -690,6 +703,8 @@ func isAssignment(w string) bool {
 	return true
 }
 
+// base returns the last element of a command word ("/usr/bin/curl" gives
+// "curl").
 func base(w string) string {
 	w = strings.TrimRight(w, "/")
 	if i := strings.LastIndexByte(w, '/'); i >= 0 {

@@ -72,6 +72,8 @@ func checkExplain(t *testing.T, c explainCase) {
 	}
 }
 
+// TestExplain checks the explanations of decoys, host folding, flag
+// stripping, wrappers, payloads, output files and local calls.
 func TestExplain(t *testing.T) {
 	for _, c := range []explainCase{
 		{
@@ -187,6 +189,8 @@ func TestExplain(t *testing.T) {
 	}
 }
 
+// TestExplainExcludedTool checks untracked tools and calls without
+// arguments.
 func TestExplainExcludedTool(t *testing.T) {
 	r := runCmd(t, "explain", "todo_write", `{"todos":[]}`)
 	require.Equal(t, exitOK, r.code)

@@ -13,6 +13,7 @@ const (
 	exitUsage = 2 // an unknown subcommand, a bad flag or a missing argument
 )
 
+// usageText is the help text of the program.
 const usageText = `loopbreaker replays recorded agent traces through the loop breaker,
 explains how a tool call is fingerprinted, and checks configuration files.
 
@@ -27,6 +28,7 @@ Exit status: 0 on success, 1 for a trace or configuration error, 2 for a
 usage error. Run "loopbreaker help COMMAND" for a command's flags.
 `
 
+// main runs the command line and exits with its status.
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -42,6 +44,7 @@ type command struct {
 // reference cycle through help.
 var commands []command
 
+// init fills in commands.
 func init() {
 	commands = []command{
 		{"replay", replayUsage, runReplay},
@@ -52,6 +55,7 @@ func init() {
 	}
 }
 
+// lookup returns the subcommand called name, or nil.
 func lookup(name string) *command {
 	for i := range commands {
 		if commands[i].name == name {
@@ -89,6 +93,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	return cmd.run(args[1:], stdout, stderr)
 }
 
+// helpUsage is the help text of help.
 const helpUsage = `Usage: loopbreaker help [COMMAND]
 
 Prints the usage of loopbreaker or of one of its commands.

@@ -60,6 +60,9 @@ func writeFile(t *testing.T, name, content string) string {
 // tracesDir is the repository's directory of replay traces.
 const tracesDir = "../../testdata/traces"
 
+// TestExitCodes checks the exit status and messages of good and bad
+// command lines: 0 for success, 1 for trace and configuration errors, 2 for
+// usage errors.
 func TestExitCodes(t *testing.T) {
 	trace := filepath.Join(tracesDir, "pagination.jsonl")
 	missing := filepath.Join(t.TempDir(), "missing.jsonl")
@@ -100,6 +103,7 @@ func TestExitCodes(t *testing.T) {
 	}
 }
 
+// TestErrorsStartWithLoopbreaker checks the prefix of error messages.
 func TestErrorsStartWithLoopbreaker(t *testing.T) {
 	badConfig := writeFile(t, "bad.json", `{"window": 3, "limits": {"exact": 1}}`)
 	garbage := writeFile(t, "garbage.jsonl", "not json\n{\"tool\":\"bash\",\"args\":[1]}\n")

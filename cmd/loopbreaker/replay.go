@@ -10,12 +10,14 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 	"unicode/utf8"
 
 	"github.com/loopbreaker/loopbreaker"
 	"github.com/loopbreaker/loopbreaker/internal/trace"
 )
 
+// replayUsage is the help text of replay.
 const replayUsage = `Usage: loopbreaker replay [-config FILE] [-json] [-approve] TRACE.jsonl|DIR...
 
 Replays recorded traces through the breaker, each through a fresh Breaker,
@@ -51,6 +53,7 @@ Flags:
 const (
 	progressMinFiles = 64
 	progressMinBytes = 8 << 20
+	progressEvery    = 100 * time.Millisecond // between two updates
 )
 
 // humanHitChars bounds a fingerprint quoted in the human report; -json
@@ -83,7 +86,7 @@ type replayer struct {
 	json    bool
 	out     *bufio.Writer
 	stderr  io.Writer
-	failed  bool // a trace could not be read whole
+	failed  bool // an error was reported: the exit status is 1
 }
 
 // runReplay is the replay command.
@@ -117,9 +120,11 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	r := &replayer{cfg: cfg, approve: *approve, json: *asJSON, out: bufio.NewWriter(stdout), stderr: stderr}
 	progress := isTerminal(stderr) && (len(files) >= progressMinFiles || size >= progressMinBytes)
 	var reports []traceReport
+	var shown time.Time
 	for i, path := range files {
-		if progress {
+		if progress && time.Since(shown) >= progressEvery {
 			fmt.Fprintf(stderr, "\rloopbreaker: replay: %d/%d traces", i, len(files))
+			shown = time.Now()
 		}
 		if rep, ok := r.replayFile(path); ok {
 			reports = append(reports, rep)
@@ -252,6 +257,7 @@ func (r *replayer) fail(file string, err error) {
 	r.failed = true
 }
 
+// writeJSON writes one decision as a line of JSON.
 func (r *replayer) writeJSON(d decision) {
 	line, err := json.Marshal(d)
 	if err != nil { // only a Verdict outside the four could fail

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// update makes TestGoldenTraces rewrite the golden files.
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/traces")
 
 // traceFiles returns the traces of testdata/traces, sorted.
@@ -31,6 +32,8 @@ func traceFiles(t *testing.T) []string {
 // goldenPath is the golden file of a trace: NAME.golden beside NAME.jsonl.
 func goldenPath(trace string) string { return strings.TrimSuffix(trace, ".jsonl") + ".golden" }
 
+// TestGoldenTraces compares the -json output of every trace with its golden
+// file.
 func TestGoldenTraces(t *testing.T) {
 	for _, trace := range traceFiles(t) {
 		t.Run(filepath.Base(trace), func(t *testing.T) {
@@ -92,7 +95,7 @@ func TestTraceBehaviour(t *testing.T) {
 	}
 }
 
-// decision mirrors one -json line, strictly.
+// jsonDecision mirrors one -json line.
 type jsonDecision struct {
 	Trace   string   `json:"trace"`
 	Line    int      `json:"line"`
@@ -122,8 +125,10 @@ func decodeDecisions(t *testing.T, out string) []jsonDecision {
 	return ds
 }
 
+// hitShape is the form of one hit in the JSON output.
 var hitShape = regexp.MustCompile(`^(exact|cmd|net|site|sink|family|verb):.* \d+/\d+$`)
 
+// TestReplayJSONShape checks the keys and values of the -json lines.
 func TestReplayJSONShape(t *testing.T) {
 	trace := filepath.Join(tracesDir, "local-ask.jsonl")
 	r := runCmd(t, "replay", "-json", trace)
@@ -149,6 +154,7 @@ func TestReplayJSONShape(t *testing.T) {
 		strings.Split(r.stdout, "\n")[5])
 }
 
+// TestReplayDirectory checks that a directory stands for its traces.
 func TestReplayDirectory(t *testing.T) {
 	// The directory gives every trace in name order, and nothing else (the
 	// README and the golden files are not traces).
@@ -183,6 +189,8 @@ func TestReplayDirectory(t *testing.T) {
 	checkExit(t, exitCase{args: []string{"replay", empty}, code: exitError, stderr: []string{empty + ": directory holds no *.jsonl trace"}})
 }
 
+// TestReplayMalformedLines checks that bad lines are reported with their
+// file and line, skipped, and make the exit status 1.
 func TestReplayMalformedLines(t *testing.T) {
 	trace := writeFile(t, "broken.jsonl", strings.Join([]string{
 		`{"tool":"bash","args":{"command":"ls"}}`,
@@ -215,6 +223,7 @@ func TestReplayMalformedLines(t *testing.T) {
 	require.Contains(t, r.stdout, "summary")
 }
 
+// TestReplayHumanReport checks the report written without -json.
 func TestReplayHumanReport(t *testing.T) {
 	r := runCmd(t, "replay", filepath.Join(tracesDir, "canada-pingpong.jsonl"), filepath.Join(tracesDir, "local-ask.jsonl"), filepath.Join(tracesDir, "pagination.jsonl"))
 	require.Equal(t, exitOK, r.code, r.stderr)
@@ -239,6 +248,7 @@ func TestReplayHumanReport(t *testing.T) {
 	require.Contains(t, r.stdout, "ask (approved)")
 }
 
+// TestMedian checks the median of the summary.
 func TestMedian(t *testing.T) {
 	for _, c := range []struct {
 		in   []int
@@ -314,4 +324,24 @@ func TestReplayGarbage(t *testing.T) {
 	// Every decided call of the garbage still gets a well-formed line.
 	r := runCmd(t, append([]string{"replay", "-json"}, files...)...)
 	decodeDecisions(t, r.stdout)
+}
+
+// TestIsTerminal checks which outputs get progress.
+func TestIsTerminal(t *testing.T) {
+	// Progress goes only to a character device, such as a terminal; a
+	// pipe, a file or a buffer never gets it.
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	defer r.Close()
+	defer w.Close()
+	require.False(t, isTerminal(w))
+	require.False(t, isTerminal(&bytes.Buffer{}))
+	f, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	require.NoError(t, err)
+	defer f.Close()
+	require.False(t, isTerminal(f))
+	dev, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	require.NoError(t, err)
+	defer dev.Close()
+	require.True(t, isTerminal(dev))
 }

@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 )
 
+// versionUsage is the help text of version.
 const versionUsage = `Usage: loopbreaker version
 
 Prints the version of the loopbreaker module this program was built from,
