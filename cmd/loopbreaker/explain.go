@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/loopbreaker/loopbreaker"
+	"github.com/loopbreaker/loopbreaker/fingerprint"
 	"github.com/loopbreaker/loopbreaker/normalize"
 )
 
@@ -23,6 +24,9 @@ normalisation did to produce it: the decoy arguments removed, the wrappers,
 assignments, navigation steps and volatile flags left out of the command,
 the URLs folded (host aliases applied), where each output file was found,
 and the commands and fetches the call makes.
+
+Only what the call itself carries is shown: the rules that read recorded
+results (fail:, stale: and cycle: hits) depend on the calls before it.
 
 Flags:
   -config FILE  a JSON configuration (see check-config); default: the
@@ -231,7 +235,7 @@ func explainShell(e *explanation, fps []string, eff effective, call loopbreaker.
 	for _, fp := range fps {
 		switch {
 		case strings.HasPrefix(fp, "cmd:"):
-			explainCmd(e, fp, sh, segs)
+			explainCmd(e, fp, sh, segs, raw)
 		case strings.HasPrefix(fp, "sink:"):
 			e.add(fp, "%s", sinkSource(strings.TrimPrefix(fp, "sink:"), sh, raw))
 		case fp == "family:http-fetch":
@@ -245,26 +249,28 @@ func explainShell(e *explanation, fps []string, eff effective, call loopbreaker.
 		switch {
 		case slices.Contains(fps, "sink:"+s):
 		case eff.LocalHosts == "allow" && allLocal(urls, eff):
-			e.note("output file %s is not counted: the call is local, and localHosts \"allow\" drops its targets", s)
+			e.note("output file %s has no sink: fingerprint: the call is local, and localHosts \"allow\" drops its targets", s)
 		case !eff.Strict:
-			e.note("output file %s is not counted: only commands that fetch count their output files (strict counts every one)", s)
+			e.note("output file %s has no sink: fingerprint: only commands that fetch count their output files (strict counts every one)", s)
 		default:
-			e.note("output file %s is not counted (a call counts at most 16 output files)", s)
+			e.note("output file %s has no sink: fingerprint (a call counts at most 16 output files)", s)
 		}
 	}
 	return urls
 }
 
-// navigation are the verbs cmd: leaves out when the command has any other.
-var navigation = map[string]bool{"cd": true, "pushd": true, "popd": true, "sleep": true, "": true}
+// waits are the verbs cmd: leaves out when the command has any other:
+// sleep, and commands of assignments only.
+var waits = map[string]bool{"sleep": true, "": true}
 
 // explainCmd explains a cmd: fingerprint: the commands it renders, what was
-// removed from each, and which were left out. It checks that its account
-// renders to the fingerprint, and says so when it does not.
-func explainCmd(e *explanation, fp string, sh normalize.Shell, segs [][]string) {
+// removed from each, which were left out, and what stands for the output
+// files and here-documents. It checks that its account renders to the
+// fingerprint, and says so when it does not.
+func explainCmd(e *explanation, fp string, sh normalize.Shell, segs [][]string, raw string) {
 	var kept, left []normalize.SimpleCommand
 	for _, c := range sh.Commands {
-		if navigation[c.Verb] {
+		if waits[c.Verb] {
 			left = append(left, c)
 		} else {
 			kept = append(kept, c)
@@ -273,19 +279,19 @@ func explainCmd(e *explanation, fp string, sh normalize.Shell, segs [][]string) 
 	if len(kept) == 0 {
 		kept, left = sh.Commands, nil
 	}
-	if render(kept) != strings.TrimPrefix(fp, "cmd:") {
+	if render(kept, sh.Sinks, raw) != strings.TrimPrefix(fp, "cmd:") {
 		e.add(fp, "(this account does not reproduce the fingerprint exactly; it may be incomplete)")
 	}
 	for _, c := range left {
 		if c.Verb == "" {
 			e.add(fp, "left out: a command of assignments only")
 		} else {
-			e.add(fp, "left out: %s (navigation and sleep steps are not part of cmd:)", strings.TrimSpace(c.Verb+" "+strings.Join(c.Args, " ")))
+			e.add(fp, "left out: %s (waits are not part of cmd:)", strings.TrimSpace(c.Verb+" "+strings.Join(c.Args, " ")))
 		}
 	}
 	prefixes := wrapperPrefixes(sh.Commands, segs)
 	for i, c := range sh.Commands {
-		if navigation[c.Verb] && len(left) > 0 {
+		if waits[c.Verb] && len(left) > 0 {
 			continue
 		}
 		if p := prefixes[i]; p != "" {
@@ -298,6 +304,25 @@ func explainCmd(e *explanation, fp string, sh normalize.Shell, segs [][]string) 
 	if len(kept) > 1 {
 		e.add(fp, "%d commands joined with \" ; \"", len(kept))
 	}
+	if files := redirected(kept, sh.Sinks); len(files) > 0 {
+		e.add(fp, "output files of redirections added: >%s", strings.Join(files, " >"))
+	}
+	if strings.Contains(raw, "<<") {
+		e.add(fp, "here-document: the whole command line stands as its hash, <<#%x", fingerprint.Hash(raw))
+	}
+}
+
+// redirected returns the output files that no kept command names among its
+// words: those a redirection or tee names, which cmd: adds after the
+// commands.
+func redirected(kept []normalize.SimpleCommand, sinks []string) []string {
+	var out []string
+	for _, s := range sinks {
+		if !slices.ContainsFunc(kept, func(c normalize.SimpleCommand) bool { return slices.Contains(c.Args, s) }) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // render writes commands the way cmd: fingerprints show them, so that
@@ -305,7 +330,7 @@ func explainCmd(e *explanation, fp string, sh normalize.Shell, segs [][]string) 
 // fingerprint package's rendering (which is not exported);
 // TestExplainCorpus checks that the two agree on every shell call of the
 // corpus.
-func render(cmds []normalize.SimpleCommand) string {
+func render(cmds []normalize.SimpleCommand, sinks []string, raw string) string {
 	var sb strings.Builder
 	for i, c := range cmds {
 		if i > 0 {
@@ -314,14 +339,27 @@ func render(cmds []normalize.SimpleCommand) string {
 		sb.WriteString(c.Verb)
 		for _, w := range normalize.StripVolatile(c.Verb, c.Args) {
 			sb.WriteByte(' ')
-			if w != "" && !strings.ContainsAny(w, " \t\n'\"\\;&|<>()$`*?[]{}#~") {
-				sb.WriteString(w)
-			} else {
-				sb.WriteString("'" + strings.ReplaceAll(w, "'", `'\''`) + "'")
-			}
+			writeWord(&sb, w)
 		}
 	}
+	for _, s := range redirected(cmds, sinks) {
+		sb.WriteString(" >")
+		writeWord(&sb, s)
+	}
+	if strings.Contains(raw, "<<") {
+		fmt.Fprintf(&sb, " <<#%x", fingerprint.Hash(raw))
+	}
 	return sb.String()
+}
+
+// writeWord writes w as cmd: shows it: single-quoted when it is empty or
+// holds characters a shell would split or expand.
+func writeWord(sb *strings.Builder, w string) {
+	if w != "" && !strings.ContainsAny(w, " \t\n'\"\\;&|<>()$`*?[]{}#~") {
+		sb.WriteString(w)
+		return
+	}
+	sb.WriteString("'" + strings.ReplaceAll(w, "'", `'\''`) + "'")
 }
 
 // strippedWords returns the words of args that StripVolatile did not keep;

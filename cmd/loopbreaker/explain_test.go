@@ -105,26 +105,34 @@ func TestExplain(t *testing.T) {
 			want: []string{"volatile flags stripped from curl: -sSLo → -o", "output file of curl -sSLo page.html"},
 		},
 		{
-			name: "wrappers, assignments and navigation", tool: "bash",
+			name: "wrappers, assignments and waits", tool: "bash",
 			args: `{"command":"cd /repo && FOO=1 sudo timeout 5 /usr/bin/curl https://a.com/x && sleep 3"}`,
 			want: []string{
-				"cmd:curl https://a.com/x\n",
-				"left out: cd /repo (navigation and sleep steps are not part of cmd:)",
-				"left out: sleep 3",
+				"cmd:cd /repo ; curl https://a.com/x\n",
+				"left out: sleep 3 (waits are not part of cmd:)",
 				"wrappers and assignments removed before curl: FOO=1 sudo timeout 5",
 			},
 		},
 		{
-			name: "nothing but navigation is kept", tool: "bash",
-			args: `{"command":"cd /repo"}`,
-			want: []string{"cmd:cd /repo\n"}, notWant: []string{"left out"},
+			name: "nothing but a wait is kept", tool: "bash",
+			args: `{"command":"sleep 30"}`,
+			want: []string{"cmd:sleep 30\n"}, notWant: []string{"left out"},
+		},
+		{
+			name: "here-document", tool: "bash",
+			args: `{"command":"cat <<'EOF' > setup.py\nprint(1)\nEOF"}`,
+			want: []string{
+				"cmd:cat >setup.py <<#",
+				"output files of redirections added: >setup.py",
+				"here-document: the whole command line stands as its hash, <<#",
+			},
 		},
 		{
 			name: "shell payload of an argv", tool: "exec_command",
 			args: `{"cmd":["bash","-lc","cd /r && go test -count=1 ./..."]}`,
 			want: []string{
 				"exec_command is a shell tool: its cmd parses into 2 simple command(s): cd, go.",
-				"cmd:go test ./...\n",
+				"cmd:cd /r ; go test ./...\n",
 				"volatile flags stripped from go: -count=1",
 				"shell -c payloads parsed in place of their shell: bash -lc",
 			},
@@ -140,7 +148,7 @@ func TestExplain(t *testing.T) {
 		{
 			name: "unfetched sink is not counted", tool: "bash",
 			args: `{"command":"echo hi > out.txt"}`,
-			want: []string{"note: output file out.txt is not counted: only commands that fetch count their output files"},
+			want: []string{"cmd:echo hi >out.txt\n", "note: output file out.txt has no sink: fingerprint: only commands that fetch count their output files"},
 		},
 		{
 			name: "strict counts every sink", config: `{"strict": true}`, tool: "bash",
@@ -167,7 +175,7 @@ func TestExplain(t *testing.T) {
 		{
 			name: "local call allowed", config: `{"localHosts": "allow"}`, tool: "bash",
 			args:    `{"command":"curl -s http://localhost:3000/api/health -o h.json"}`,
-			want:    []string{`with localHosts "allow" its targets are not fingerprinted`, "output file h.json is not counted: the call is local"},
+			want:    []string{`with localHosts "allow" its targets are not fingerprinted`, "output file h.json has no sink: fingerprint: the call is local"},
 			notWant: []string{"net:"},
 		},
 		{
