@@ -85,6 +85,7 @@ type replayer struct {
 	approve bool
 	json    bool
 	out     *bufio.Writer
+	enc     *json.Encoder // on out, for -json; made on first use
 	stderr  io.Writer
 	failed  bool // an error was reported: the exit status is 1
 }
@@ -257,15 +258,16 @@ func (r *replayer) fail(file string, err error) {
 	r.failed = true
 }
 
-// writeJSON writes one decision as a line of JSON.
+// writeJSON writes one decision as a line of JSON. '<', '>' and '&' are
+// written as they are, since the output is not HTML.
 func (r *replayer) writeJSON(d decision) {
-	line, err := json.Marshal(d)
-	if err != nil { // only a Verdict outside the four could fail
-		r.fail("", fmt.Errorf("%s:%d: %w", d.Trace, d.Line+1, err))
-		return
+	if r.enc == nil {
+		r.enc = json.NewEncoder(r.out)
+		r.enc.SetEscapeHTML(false)
 	}
-	r.out.Write(line)
-	r.out.WriteByte('\n')
+	if err := r.enc.Encode(d); err != nil { // only a Verdict outside the four could fail
+		r.fail("", fmt.Errorf("%s:%d: %w", d.Trace, d.Line+1, err))
+	}
 }
 
 // writeTrace writes the interrupted calls of one trace, if it has any.

@@ -81,12 +81,9 @@ func TestTraceBehaviour(t *testing.T) {
 		{trace: "pagination.jsonl", want: map[int]string{}},
 		{trace: "local-ask.jsonl", want: map[int]string{6: "ask", 7: "deny"}},
 		{trace: "local-ask.jsonl", flags: []string{"-approve"}, want: map[int]string{6: "ask"}},
-		{trace: "mswe-java__sweagent-deepseek-chat-v2__fasterxml__jackson-dataformat-xml-590.jsonl", want: map[int]string{12: "deny", 13: "deny", 14: "deny", 15: "deny"}},
+		{trace: "mswe-java__sweagent-deepseek-chat-v2__fasterxml__jackson-dataformat-xml-590.jsonl", want: map[int]string{11: "deny", 12: "deny", 13: "deny", 14: "deny", 15: "deny"}},
 		{trace: "openhands-c35sonnet__django__django-11333.jsonl", want: map[int]string{}},
-		// Line 13 is a false positive of the library (cmd: leaves out
-		// here-document bodies); see docs/compat.md. Update this row when
-		// the library is fixed.
-		{trace: "mini-gemini3pro__sympy__sympy-24539.jsonl", want: map[int]string{13: "deny"}},
+		{trace: "mini-gemini3pro__sympy__sympy-24539.jsonl", want: map[int]string{}},
 	} {
 		t.Run(c.trace+strings.Join(c.flags, ""), func(t *testing.T) {
 			got := interruptions(t, append(c.flags, filepath.Join(tracesDir, c.trace))...)
@@ -126,7 +123,7 @@ func decodeDecisions(t *testing.T, out string) []jsonDecision {
 }
 
 // hitShape is the form of one hit in the JSON output.
-var hitShape = regexp.MustCompile(`^(exact|cmd|net|site|sink|family|verb):.* \d+/\d+$`)
+var hitShape = regexp.MustCompile(`^[a-z]+:.* \d+/\d+$`)
 
 // TestReplayJSONShape checks the keys and values of the -json lines.
 func TestReplayJSONShape(t *testing.T) {
@@ -150,8 +147,18 @@ func TestReplayJSONShape(t *testing.T) {
 			require.Regexp(t, hitShape, h)
 		}
 	}
+
 	require.Equal(t, `{"trace":"local-ask.jsonl","line":6,"agent":"main","tool":"bash","verdict":"ask","hits":["net:localhost:3000/api/health 5/5"]}`,
 		strings.Split(r.stdout, "\n")[5])
+
+	// The output is not HTML: '>' stays itself.
+	var lines []string
+	for i := range 5 {
+		lines = append(lines, fmt.Sprintf(`{"tool":"bash","args":{"command":"ls 2>/dev/null"},"result":"file%d"}`, i))
+	}
+	r = runCmd(t, "replay", "-json", writeFile(t, "redirect.jsonl", strings.Join(lines, "\n")))
+	require.Equal(t, exitOK, r.code)
+	require.Contains(t, r.stdout, `"hits":["exact:bash:{\"command\":\"ls 2>/dev/null\"} 5/5"`)
 }
 
 // TestReplayDirectory checks that a directory stands for its traces.
