@@ -256,7 +256,6 @@ var refShellTools = map[string]bool{"bash": true, "pwsh": true, "shell": true}
 // Patterns of the commands the classifier looks for.
 var (
 	assignment = regexp.MustCompile(`(^|[;&|\n]\s*)[A-Za-z_][A-Za-z0-9_]*=`)
-	cdStep     = regexp.MustCompile(`(^|[;&|\n]\s*)(cd|pushd)\s`)
 	aciCommand = regexp.MustCompile(`^(edit|create|open|goto|scroll_up|scroll_down|search_file|search_dir|find_file|submit)\b|^\[File:`)
 )
 
@@ -278,18 +277,14 @@ func (c *classifier) classify(d disagreement) (string, string) {
 		switch {
 		case !refShellTools[d.tool] && anyKind(kinds, "cmd", "net", "sink"):
 			why := "a shell tool only loopbreaker recognises (" + d.tool + ")"
-			if cdStep.MatchString(command) || assignment.MatchString(command) {
-				why += "; cd steps and NAME=value assignments left out of cmd:"
+			if assignment.MatchString(command) {
+				why += "; NAME=value assignments left out of cmd:"
 			}
 			return command, "loopbreaker only: " + why
 		case kinds["cmd"] && aciCommand.MatchString(command):
 			return command, "loopbreaker only: cmd: of agent-tool text (not shell) parsed as shell"
-		case kinds["cmd"] && strings.Contains(command, "<<"):
-			return command, "loopbreaker only: cmd: leaves out here-document bodies and redirection targets (library bug)"
 		case kinds["cmd"] && strings.Count(command, "'")%2 == 1:
 			return command, "loopbreaker only: cmd: loses the words after an unterminated quote (library bug)"
-		case kinds["cmd"] && cdStep.MatchString(command):
-			return command, "loopbreaker only: cd steps left out of cmd:"
 		case kinds["cmd"] && assignment.MatchString(command):
 			return command, "loopbreaker only: NAME=value assignments left out of cmd:"
 		case kinds["sink"] && aciCommand.MatchString(command):
