@@ -36,8 +36,10 @@
 //
 // explain prints every fingerprint of one call with its limit and with what
 // normalisation produced it: decoy arguments removed, wrappers, assignments,
-// navigation steps and volatile flags left out of the command, URLs folded,
-// the option or redirection an output file came from.
+// waits and volatile flags left out of the command, URLs folded, the option
+// or redirection an output file came from. The rules that read recorded
+// results (fail:, stale: and cycle: hits) depend on earlier calls and are
+// not shown.
 //
 // # check-config
 //

@@ -21,9 +21,10 @@ const explainUsage = `Usage: loopbreaker explain [-config FILE] TOOL 'ARGS_JSON'
 Prints the fingerprints the breaker counts for one call of TOOL with the
 JSON object ARGS_JSON as arguments, each with its limit and with what the
 normalisation did to produce it: the decoy arguments removed, the wrappers,
-assignments, navigation steps and volatile flags left out of the command,
-the URLs folded (host aliases applied), where each output file was found,
-and the commands and fetches the call makes.
+assignments, waits and volatile flags left out of the command, the output
+files and here-documents kept in it, the URLs folded (host aliases
+applied), where each output file was found, and the commands and fetches
+the call makes.
 
 Only what the call itself carries is shown: the rules that read recorded
 results (fail:, stale: and cycle: hits) depend on the calls before it.
