@@ -3,7 +3,6 @@ package loopbreaker
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/loopbreaker/loopbreaker/fingerprint"
 	"github.com/loopbreaker/loopbreaker/window"
@@ -19,16 +18,16 @@ const BlockedPrefix = "REPEAT_TOOL_BLOCKED"
 // a preview of a huge argument does not keep the argument alive.
 func preview(s string, n int) string {
 	cut := false
-	if utf8.RuneCountInString(s) > n {
+	if len(s) > n {
+		// Only the first n runes matter; stop counting there.
 		i := 0
 		for k := range s {
 			if i == n {
-				s = s[:k]
+				s, cut = s[:k], true
 				break
 			}
 			i++
 		}
-		cut = true
 	}
 	s = defuse(strings.ToValidUTF8(s, "\uFFFD"))
 	if cut {

@@ -144,16 +144,20 @@ func lowerSet(names []string) map[string]bool {
 	return set
 }
 
-// exactTextMax bounds the canonical arguments kept in an exact: text. The
-// hash always covers the whole call.
-const exactTextMax = 4096
+// exactTextMax bounds the canonical arguments kept in an exact: text, which
+// serves previews and summaries. The hash always covers the whole call.
+const exactTextMax = 2048
 
-// decoys is the decoy set of one call: the "*" list and the tool's own.
+// decoys is the decoy set of one call: the "*" list and the tool's own, and,
+// for observation keys, the arguments that choose a position in a file.
 type decoys struct {
 	all, tool map[string]bool
+	position  bool
 }
 
-func (d *decoys) skip(k string) bool { return d.all[k] || d.tool[k] }
+func (d *decoys) skip(k string) bool {
+	return d.all[k] || d.tool[k] || (d.position && positionArgs[strings.ToLower(k)])
+}
 
 // Analyze returns the analysis of one call. It never panics on arguments
 // that encoding/json produces; arguments of other types are rendered
@@ -202,7 +206,7 @@ func (a *Analyzer) analyze(tool, lower string, args map[string]any, d *decoys, k
 		an.Writes = true
 	}
 	if an.Observe == 0 {
-		an.Observe = Hash("obs:" + observeOther(tool, args, d.skip))
+		an.Observe = observeOther(tool, args, d)
 	}
 	an.Prints = b.prints
 	return an

@@ -13,7 +13,7 @@ type memo struct {
 
 const (
 	memoShards = 16
-	memoSlots  = 64 // per shard
+	memoSlots  = 16 // per shard
 )
 
 type memoShard struct {

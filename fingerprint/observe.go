@@ -62,27 +62,10 @@ func cleanPathWord(w string) string {
 	return path.Clean(w)
 }
 
-// observeOther returns the observation key text of a non-shell call: the tool
-// and its arguments without the ones that only choose a position in a file.
-func observeOther(tool string, args map[string]any, skip func(string) bool) string {
-	var sb strings.Builder
-	sb.WriteString(tool)
-	sb.WriteByte(':')
-	keys := make([]string, 0, len(args))
-	for k := range args {
-		if !positionArgs[strings.ToLower(k)] && !skip(k) {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	buf := make([]byte, 0, 64)
-	for _, k := range keys {
-		buf = normalize.AppendQuoted(buf[:0], k)
-		sb.Write(buf)
-		sb.WriteByte('=')
-		buf = normalize.AppendCanonical(buf[:0], args[k], nil)
-		sb.Write(buf)
-		sb.WriteByte(' ')
-	}
-	return sb.String()
+// observeOther returns the observation key of a non-shell call: the hash of
+// the tool and its arguments without decoys and without the ones that only
+// choose a position in a file (offset, limit, view_range, ...).
+func observeOther(tool string, args map[string]any, d *decoys) uint64 {
+	o := decoys{all: d.all, tool: d.tool, position: true}
+	return callKey("obs:"+tool, args, &o).a
 }
