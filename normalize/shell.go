@@ -314,6 +314,9 @@ func shParse(src string) (f *syntax.File, text string, ok bool) {
 			return f, text, true
 		}
 	}
+	if !shMayRecover(err) {
+		return f, src, false
+	}
 	if sp.lenient == nil {
 		sp.lenient = syntax.NewParser(syntax.KeepComments(false), syntax.Variant(syntax.LangBash),
 			syntax.RecoverErrors(shellRecoverErrors))
@@ -321,6 +324,16 @@ func shParse(src string) (f *syntax.File, text string, ok bool) {
 	sp.r.Reset(src)
 	f, err = sp.lenient.Parse(&sp.r, "")
 	return f, src, err == nil && f != nil
+}
+
+// shMayRecover reports whether error recovery can help with err: it only
+// supplies missing tokens, as at an unexpected end of input or after an
+// operator with nothing behind it. On real traffic it never rescued any
+// other error, and trying costs a second full parse of text that is often
+// not shell at all.
+func shMayRecover(err error) bool {
+	pe, ok := err.(syntax.ParseError)
+	return !ok || pe.Incomplete || strings.Contains(pe.Text, "must be followed by")
 }
 
 // shUnclosedHeredoc reports whether err says a here-document was never
@@ -452,6 +465,7 @@ type shQuickCmd struct {
 	w0, w1 int
 	r0, r1 int
 	assign bool // it had NAME=value words
+	hdoc   bool // it had a here-document
 }
 
 // shQuickRedir is one redirection found by quick.
@@ -512,6 +526,8 @@ func (b *shBuilder) quick(src string, depth int) bool {
 	n := len(src)
 	i := 0
 	needCmd := false // after && || |, a command must follow
+	hdoc := ""       // delimiter of a here-document whose body is due
+	hdocQuoted := false
 	cur := shQuickCmd{w0: start}
 	named := false // cur has its command word
 	for {
@@ -540,6 +556,14 @@ func (b *shBuilder) quick(src string, depth int) bool {
 				sep, i = ';', i+1
 			case '\n':
 				sep, i = '\n', i+1
+				if hdoc != "" {
+					// The body of a here-document: data, skipped.
+					end, ok := shQuickHeredocBody(src, i, hdoc, hdocQuoted)
+					if !ok {
+						return fail()
+					}
+					i, hdoc = end, ""
+				}
 			case '|':
 				switch {
 				case i+1 < n && src[i+1] == '|':
@@ -560,8 +584,11 @@ func (b *shBuilder) quick(src string, depth int) bool {
 				}
 			}
 		}
+		if sep == 'E' && hdoc != "" {
+			return fail() // never closed
+		}
 		if sep != 0 {
-			if len(b.words) == cur.w0 && len(redirs) == cur.r0 && !cur.assign {
+			if len(b.words) == cur.w0 && len(redirs) == cur.r0 && !cur.assign && !cur.hdoc {
 				switch {
 				case sep == '\n':
 					continue
@@ -596,6 +623,20 @@ func (b *shBuilder) quick(src string, depth int) bool {
 			next := byte(0)
 			if j+1 < n {
 				next = src[j+1]
+			}
+			if c == '<' && next == '<' {
+				// A here-document: <<WORD, <<'WORD' or <<"WORD", one per
+				// line; <<- and <<< are left to the parser.
+				if fd || hdoc != "" {
+					return fail()
+				}
+				delim, quoted, end, ok := shQuickHeredocWord(src, shSkipBlanks(src, j+2))
+				if !ok {
+					return fail()
+				}
+				hdoc, hdocQuoted, cur.hdoc = delim, quoted, true
+				i = end
+				continue
 			}
 			switch {
 			case c == '>' && next == '>':
@@ -684,6 +725,61 @@ func shSkipBlanks(src string, i int) int {
 		i++
 	}
 	return i
+}
+
+// shQuickHeredocWord reads the delimiter of a here-document at src[i]: a
+// word of letters, digits and underscores, bare or wholly in single or
+// double quotes, that must end there. It returns the delimiter, whether it
+// was quoted and the index after it.
+func shQuickHeredocWord(src string, i int) (delim string, quoted bool, end int, ok bool) {
+	n := len(src)
+	j := i
+	if j < n && (src[j] == '\'' || src[j] == '"') {
+		quoted = true
+		j++
+	}
+	k := j
+	for k < n && shIsNameByte(src[k]) {
+		k++
+	}
+	delim = src[j:k]
+	if quoted {
+		if k >= n || src[k] != src[i] {
+			return "", false, 0, false
+		}
+		k++
+	}
+	if delim == "" || (k < n && !strings.ContainsRune(" \t\n;|&<>", rune(src[k]))) {
+		return "", false, 0, false
+	}
+	return delim, quoted, k, true
+}
+
+// shQuickHeredocBody skips the body of a here-document that starts at
+// src[i], up to and including the line that is exactly delim. An unquoted
+// delimiter lets the body hold expansions, which the parser would read: such
+// bodies are left to it, as are bodies that never end.
+func shQuickHeredocBody(src string, i int, delim string, quoted bool) (int, bool) {
+	for i < len(src) {
+		e := strings.IndexByte(src[i:], '\n')
+		if e < 0 {
+			e = len(src)
+		} else {
+			e += i
+		}
+		line := src[i:e]
+		if line == delim {
+			if e < len(src) {
+				e++
+			}
+			return e, true
+		}
+		if !quoted && strings.ContainsAny(line, "$`\\") {
+			return 0, false
+		}
+		i = e + 1
+	}
+	return 0, false
 }
 
 // shQuickWord lexes the word starting at src[i] for quick: unquoted bytes

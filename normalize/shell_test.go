@@ -589,6 +589,24 @@ var quickPathInputs = []string{
 	"bash -c 'ls -l && pwd > out'",
 	"sudo -u bob tee /etc/x < in",
 	"curl -sSLo out.bin https://a.com/x && tee log",
+	"cat > f.py <<'EOF'\nimport os\nprint($(x) `y` \\z)\nEOF\npython3 f.py",
+	"cat <<EOF > f.txt\nplain body\nEOF",
+	"cat <<EOF > f.txt\n$HOME\nEOF",
+	"cat <<\"EOF\" | grep x\nbody\nEOF",
+	"cat <<EOF |\nbody\nEOF\ngrep x",
+	"cat <<EOF; echo hi\nbody\nEOF\necho after",
+	"cat <<EOF # comment\nbody\nEOF",
+	"cat <<EOF>out\nbody\nEOF",
+	"cat << 'EOF'\nbody\nEOF",
+	"cat <<-EOF\n\tbody\n\tEOF",
+	"cat <<A <<B\na\nA\nb\nB",
+	"cat <<EOF\nbody\nEOF ",
+	"cat <<EOF\nbody",
+	"cat <<EOF",
+	"cat 0<<EOF\nx\nEOF",
+	"cat <<'E-F'\nx\nE-F",
+	"cat <<E\\OF\nx\nEOF",
+	"cat <<'EOF'\n\nEOF\n\n",
 }
 
 func TestQuickPathAgrees(t *testing.T) {
@@ -599,7 +617,9 @@ func TestQuickPathAgrees(t *testing.T) {
 	pool := []string{"a", "ls", "-n", "A=1", "B+=2", "a[1]=x", "{", "}", "{}", "if", "time", "[[", "#", "#x",
 		"2", "99", ">", ">>", "2>", "2>>", ">&", "&>", "&>>", "<", "1>&2", "2>&1", ">&-", ">|", "<<", "<&",
 		"|", "||", "&&", "&", ";", ";;", "\n", " ", "\t", "'a b'", `"c d"`, `"`, "'", `\`, `\ `, "\\\n",
-		"é", "~", "*", "bash -c", "'ls; pwd'", "tee", "f.txt", "/dev/null", "curl -o", "$", "(", ")", "!"}
+		"é", "~", "*", "bash -c", "'ls; pwd'", "tee", "f.txt", "/dev/null", "curl -o", "$", "(", ")", "!",
+		"<<EOF", "<<'EOF'", `<<"EOF"`, "<<-EOF", "EOF", "\nEOF\n", "\nEOF", "cat <<'EOF'\nx $y\nEOF\n",
+		"cat <<EOF\n$y\nEOF\n", " EOF", "\tEOF"}
 	r := rand.New(rand.NewPCG(3, 4))
 	accepted := 0
 	for range 20000 {
