@@ -75,10 +75,10 @@ func ParseShell(cmd string) Shell {
 	if len(cmd) > shellMaxInput {
 		b.sh.Parsed = false
 		b.plainGuarded(cmd[:shellMaxInput], 0)
-		return b.sh
+		return b.result()
 	}
 	b.text(cmd, 0)
-	return b.sh
+	return b.result()
 }
 
 // ParseArgv reads a command given as an argument vector, as some agents'
@@ -90,7 +90,7 @@ func ParseArgv(argv []string) Shell {
 	b := shNewBuilder(0)
 	b.sh.Parsed = true
 	if len(argv) == 0 {
-		return b.sh
+		return b.result()
 	}
 	// Copy: the result must not share memory with the caller's slice.
 	b.words = append(make([]string, 0, len(argv)), argv...)
@@ -105,7 +105,7 @@ func ParseArgv(argv []string) Shell {
 		}()
 		b.call(b.words[:len(argv):len(argv)], 0)
 	}()
-	return b.sh
+	return b.result()
 }
 
 // ParsePlain splits a command line without a shell grammar. It serves
@@ -128,7 +128,7 @@ func ParsePlain(cmd string) Shell {
 	b := shNewBuilder(len(cmd))
 	b.plainGuarded(cmd, 0)
 	b.sh.Parsed = false
-	return b.sh
+	return b.result()
 }
 
 // Verbs returns the distinct non-empty verbs of s.Commands in order of first
@@ -178,16 +178,42 @@ type shBuilder struct {
 	// noFast sends fast-path text to the parser anyway; tests use it to
 	// check that both give the same result.
 	noFast bool
+	// hint is the expected number of words, for sizing the arena.
+	hint int
 }
 
+// shNewBuilder returns a builder for a text of n bytes. Its word arena is
+// made on first use, sized by the path that uses it.
 func shNewBuilder(n int) *shBuilder {
-	b := &shBuilder{}
-	w := n/8 + 4
-	if w > 64 {
-		w = 64
+	return &shBuilder{hint: min(n/8+4, 64)}
+}
+
+// reserve makes room for k more words in the arena, and for the first use
+// of the arena at least the size hint.
+func (b *shBuilder) reserve(k int) {
+	if b.words == nil {
+		b.words = make([]string, 0, max(k, b.hint))
+		return
 	}
-	b.words = make([]string, 0, w)
-	return b
+	if cap(b.words)-len(b.words) < k {
+		b.words = append(make([]string, 0, len(b.words)+max(k, b.hint)), b.words...)
+	}
+}
+
+// reserveCommands sizes the command list for k commands, if it has none.
+func (b *shBuilder) reserveCommands(k int) {
+	if b.sh.Commands == nil {
+		b.sh.Commands = make([]SimpleCommand, 0, min(k, shellMaxCommands))
+	}
+}
+
+// result is the finished Shell; an empty command list is nil, whichever
+// path built it.
+func (b *shBuilder) result() Shell {
+	if len(b.sh.Commands) == 0 {
+		b.sh.Commands = nil
+	}
+	return b.sh
 }
 
 func (b *shBuilder) full() bool { return len(b.sh.Commands) >= shellMaxCommands }
@@ -196,9 +222,7 @@ func (b *shBuilder) addCommand(verb string, args []string) {
 	if b.full() {
 		return
 	}
-	if b.sh.Commands == nil {
-		b.sh.Commands = make([]SimpleCommand, 0, 4)
-	}
+	b.reserveCommands(4)
 	if len(args) == 0 {
 		args = nil
 	}
@@ -243,6 +267,7 @@ func (b *shBuilder) text(src string, depth int) {
 		b.plain(src, depth)
 		return
 	}
+	b.reserve(0)
 	nc, ns, nw := len(b.sh.Commands), len(b.sh.Sinks), len(b.words)
 	defer func() {
 		if recover() != nil {
@@ -417,10 +442,8 @@ func (b *shBuilder) fast(src string, depth int) bool {
 			n++
 		}
 	}
+	b.reserve(n)
 	start := len(b.words)
-	if cap(b.words)-start < n {
-		b.words = append(make([]string, 0, start+n), b.words...)
-	}
 	for i := 0; i < len(src); {
 		for i < len(src) && src[i] == ' ' {
 			i++
@@ -446,6 +469,7 @@ func (b *shBuilder) fast(src string, depth int) bool {
 		b.words = b.words[:start]
 		return false
 	}
+	b.reserveCommands(1)
 	b.call(words[k:], depth)
 	return true
 }
@@ -513,6 +537,7 @@ func (b *shBuilder) quick(src string, depth int) bool {
 	if !ascii && !utf8.ValidString(src) {
 		return false
 	}
+	b.reserve(0)
 	start := len(b.words)
 	var cmdBuf [8]shQuickCmd
 	var redirBuf [4]shQuickRedir
@@ -700,6 +725,7 @@ func (b *shBuilder) quick(src string, depth int) bool {
 	}
 
 emit:
+	b.reserveCommands(len(cmds))
 	for _, c := range cmds {
 		if c.w1 > c.w0 || c.assign {
 			b.call(b.words[c.w0:c.w1:c.w1], depth)
@@ -1437,6 +1463,7 @@ func shIsFD(t string) bool {
 
 // plain splits src the way ParsePlain describes and adds its commands.
 func (b *shBuilder) plain(src string, depth int) {
+	b.reserve(0)
 	p := shPlain{b: b, src: src, depth: depth, segStart: len(b.words), wordStart: -1}
 	p.run()
 }

@@ -49,7 +49,7 @@ func parseSlow(cmd string) Shell {
 	b.noFast = true
 	b.sh.Parsed = true
 	b.text(cmd, 0)
-	return b.sh
+	return b.result()
 }
 
 func TestParseShellSinks(t *testing.T) {
@@ -710,12 +710,21 @@ var benchCommands = []struct{ name, cmd string }{
 	{"heredoc", "cat > x.py <<'EOF'\n" + strings.Repeat("print('hello, world', 42)  # x\n", 32) + "EOF"},
 }
 
+// BenchmarkParseShell measures ParseShell on typical commands; the
+// "parser" variants force the bash parser, for comparison with the fast
+// and quick paths that ParseShell takes on these commands.
 func BenchmarkParseShell(b *testing.B) {
 	for _, c := range benchCommands {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				ParseShell(c.cmd)
+			}
+		})
+		b.Run(c.name+"/parser", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				parseSlow(c.cmd)
 			}
 		})
 	}
@@ -788,10 +797,13 @@ func TestShellCorpus(t *testing.T) {
 		fh.Close()
 	}
 	require.NotEmpty(t, cmds)
-	fast, parsed := 0, 0
+	fast, quick, parsed := 0, 0, 0
 	for _, c := range cmds {
-		if shFastEligible(c) {
+		switch {
+		case shFastEligible(c):
 			fast++
+		case shNewBuilder(len(c)).quick(c, 0):
+			quick++
 		}
 		if ParseShell(c).Parsed {
 			parsed++
@@ -805,8 +817,9 @@ func TestShellCorpus(t *testing.T) {
 		}
 	}
 	per := time.Since(start) / time.Duration(rounds*len(cmds))
-	t.Logf("%d commands: %.1f%% on the fast path, %.1f%% parsed, %v per command on average",
-		len(cmds), 100*float64(fast)/float64(len(cmds)), 100*float64(parsed)/float64(len(cmds)), per)
+	pct := func(k int) float64 { return 100 * float64(k) / float64(len(cmds)) }
+	t.Logf("%d commands: %.1f%% on the fast path, %.1f%% on the quick path, %.1f%% parsed (not split plainly), %v per command on average",
+		len(cmds), pct(fast), pct(quick), pct(parsed), per)
 	if os.Getenv("LOOPBREAKER_SHELL_CORPUS_VERBOSE") != "" {
 		for _, c := range cmds {
 			if !ParseShell(c).Parsed {
