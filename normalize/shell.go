@@ -70,14 +70,15 @@ const (
 // plainly. ParseShell never panics and never fails; it reads nothing but
 // cmd (no environment, no files). It is safe for concurrent use.
 func ParseShell(cmd string) Shell {
+	if len(cmd) > shellMaxInput {
+		return ParsePlain(cmd[:shellMaxInput])
+	}
 	b := shNewBuilder(len(cmd))
 	b.sh.Parsed = true
-	if len(cmd) > shellMaxInput {
-		b.sh.Parsed = false
-		b.plainGuarded(cmd[:shellMaxInput], 0)
-		return b.result()
+	if !shGuard(func() { b.text(cmd, 0) }) {
+		// A bug of ours must not reach the caller either.
+		return ParsePlain(cmd)
 	}
-	b.text(cmd, 0)
 	return b.result()
 }
 
@@ -94,17 +95,15 @@ func ParseArgv(argv []string) Shell {
 	}
 	// Copy: the result must not share memory with the caller's slice.
 	b.words = append(make([]string, 0, len(argv)), argv...)
-	func() {
-		defer func() {
-			if recover() != nil {
-				b.sh.Commands, b.sh.Sinks = nil, nil
-				b.sh.Parsed = false
-				b.noReparse = true
-				b.call(b.words[:len(argv):len(argv)], shellMaxPayloadDepth)
-			}
-		}()
-		b.call(b.words[:len(argv):len(argv)], 0)
-	}()
+	if !shGuard(func() { b.call(b.words[:len(argv):len(argv)], 0) }) {
+		// Again without parsing any payload; failing that, nothing.
+		b = shNewBuilder(0)
+		b.noReparse = true
+		b.words = append(make([]string, 0, len(argv)), argv...)
+		if !shGuard(func() { b.call(b.words[:len(argv):len(argv)], shellMaxPayloadDepth) }) {
+			return Shell{}
+		}
+	}
 	return b.result()
 }
 
@@ -126,7 +125,9 @@ func ParsePlain(cmd string) Shell {
 		cmd = cmd[:shellMaxInput]
 	}
 	b := shNewBuilder(len(cmd))
-	b.plainGuarded(cmd, 0)
+	if !shGuard(func() { b.plain(cmd, 0) }) {
+		return Shell{}
+	}
 	b.sh.Parsed = false
 	return b.result()
 }
@@ -283,15 +284,15 @@ func (b *shBuilder) text(src string, depth int) {
 	w.stmts(f.Stmts, 0)
 }
 
-// plainGuarded is plain with a last-resort guard against panics.
-func (b *shBuilder) plainGuarded(src string, depth int) {
+// shGuard runs f and reports whether it returned without panicking.
+func shGuard(f func()) (ok bool) {
 	defer func() {
 		if recover() != nil {
-			b.sh.Commands, b.sh.Sinks = nil, nil
-			b.sh.Parsed = false
+			ok = false
 		}
 	}()
-	b.plain(src, depth)
+	f()
+	return true
 }
 
 // shParser is a pooled bash parser; syntax.Parser is not safe for
@@ -475,13 +476,14 @@ func (b *shBuilder) fast(src string, depth int) bool {
 }
 
 // The quick path. Most agent commands that the fast path refuses are still
-// plain lists of simple commands: quoted arguments, && || | ; between
-// commands, a redirection or two (`cd /w && grep -n "a b" f.py 2>/dev/null |
-// head`). quick lexes exactly that subset of bash itself, about five times
-// faster than the parser, and gives the very same result; anything outside
-// the subset (expansions, parentheses, here-documents, keywords, unusual
-// operators, invalid UTF-8) makes it decline without side effects, and the
-// parser takes over.
+// plain lists of simple commands: quoted arguments, && || | ; and newlines
+// between commands, a redirection or two, a here-document (`cd /w && grep
+// -n "a b" f.py 2>/dev/null | head`, `cat > f.py <<'EOF' ...`). quick lexes
+// exactly that subset of bash itself, several times faster than the parser,
+// and gives the very same result; anything outside the subset (expansions,
+// parentheses, keywords, unusual operators or here-documents, escaped
+// newlines, control bytes, invalid UTF-8) makes it decline without side
+// effects, and the parser takes over.
 
 // shQuickCmd is one simple command found by quick: its words in b.words and
 // its redirections in the local list.
@@ -1078,10 +1080,14 @@ var shWrappers = map[string]*shWrapper{
 }
 
 // shUnwrap removes wrappers from the front of words, however they stack
-// (sudo timeout 5 nice -n 10 cmd). A wrapper with nothing to run (a bare
-// `sudo -i`, `env`, `exec` with only redirections) is itself the command.
+// (sudo timeout 5 nice -n 10 cmd), up to 16 of them. A wrapper with nothing
+// to run (a bare `sudo -i`, `env`, `exec` with only redirections) is itself
+// the command.
 func shUnwrap(words []string) []string {
-	for len(words) > 1 {
+	for range 16 {
+		if len(words) < 2 {
+			return words
+		}
 		wr := shWrappers[shBase(words[0])]
 		if wr == nil {
 			return words

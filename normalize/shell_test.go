@@ -210,6 +210,8 @@ func TestParseShellWrappers(t *testing.T) {
 	checkCommands(t, "sudo timeout 5", "timeout 5")
 	checkCommands(t, "timeout", "timeout")
 	checkCommands(t, "nohup sudo -u x env A=1 nice timeout 1 bash -c 'ls -l'", "ls -l")
+	// At most 16 wrappers are removed.
+	checkCommands(t, strings.Repeat("nohup ", 20)+"ls", "nohup nohup nohup nohup ls")
 }
 
 func TestParseShellPayload(t *testing.T) {
@@ -394,6 +396,9 @@ func TestParseShellRobust(t *testing.T) {
 		strings.Repeat("bash -c '", 100),
 		strings.Repeat("x", 1<<20),
 		strings.Repeat("curl -s https://a.example.com/x -o f && ", 30000),
+		strings.Repeat("env -S ", 9000) + "ls",
+		"env -S '" + strings.Repeat("env -S ", 9000) + "ls'",
+		strings.Repeat("sudo ", 13000) + "ls",
 	}
 	for _, cmd := range slow {
 		start := time.Now()
