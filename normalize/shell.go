@@ -248,6 +248,9 @@ func (b *shBuilder) addSink(p string) {
 			return
 		}
 	}
+	if b.sh.Sinks == nil {
+		b.sh.Sinks = make([]string, 0, 2)
+	}
 	b.sh.Sinks = append(b.sh.Sinks, p)
 }
 
@@ -516,6 +519,16 @@ var shQuickWordByte = func() (t [256]bool) {
 	return t
 }()
 
+// shControl marks the control bytes that make quick decline: all but tab
+// and newline.
+var shControl = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = c != '\t' && c != '\n'
+	}
+	t[0x7f] = true
+	return t
+}()
+
 // quick handles src without the parser when it lies in the subset described
 // above, and reports whether it did.
 func (b *shBuilder) quick(src string, depth int) bool {
@@ -526,17 +539,15 @@ func (b *shBuilder) quick(src string, depth int) bool {
 	}
 	// Control bytes (NUL, CR, ...) get special treatment from the parser,
 	// even inside quotes; so does invalid UTF-8.
-	ascii := true
+	var high byte
 	for i := 0; i < len(src); i++ {
 		c := src[i]
-		if (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f {
+		if shControl[c] {
 			return false
 		}
-		if c >= 0x80 {
-			ascii = false
-		}
+		high |= c
 	}
-	if !ascii && !utf8.ValidString(src) {
+	if high >= 0x80 && !utf8.ValidString(src) {
 		return false
 	}
 	b.reserve(0)
