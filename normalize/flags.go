@@ -432,11 +432,12 @@ func stripSpec(spec *cmdSpec, args, out []string, depth int) []string {
 		// A cluster of short options: -sSL, -sSLo out, -qO-, -vv, -nv.
 		var keep [32]byte
 		kept := keep[:0]
-		dropped := false
-		next := false  // the value is the following word, kept
-		ends := false  // the option ends option parsing
-		subVal := ""   // value of spec.subFlag, when found
-		subAt := false // spec.subFlag was found
+		dropped := false   // some letter is volatile
+		valueNext := false // the last letter took the following word as its value
+		keepValue := false // ... and that letter is kept
+		ends := false      // the option ends option parsing
+		subVal := ""       // value of spec.subFlag, when found
+		subAt := false     // spec.subFlag was found
 		for j := 1; j < len(w); j++ {
 			c := w[j]
 			if c >= 128 || !t.has[c] {
@@ -453,37 +454,38 @@ func stripSpec(spec *cmdSpec, args, out []string, depth int) []string {
 				continue
 			}
 			val := w[j+1:]
-			takesNext := val == "" && r.arg == argRequired && i+1 < len(args)
-			if takesNext {
+			valueNext = val == "" && r.arg == argRequired && i+1 < len(args)
+			if valueNext {
 				val = args[i+1]
 			}
 			isSub := len(spec.subFlag) == 2 && spec.subFlag[1] == c
 			if r.isVolatile(val) && !isSub {
 				dropped = true
-				if takesNext {
-					i++
-				}
 				break
 			}
 			kept = append(kept, w[j:]...)
-			next = takesNext
-			ends = r.ends
+			keepValue, ends = true, r.ends
 			if isSub {
 				subAt, subVal = true, val
 			}
 			break
 		}
+		whole := !dropped || (len(kept) > 0 && kept[0] == '-')
 		switch {
-		case !dropped || (len(kept) > 0 && kept[0] == '-'):
-			// Kept whole: unchanged, or a junk cluster such as -#-A whose
-			// remains would read as a long option (--A).
+		case whole:
+			// Unchanged, or a junk cluster such as -#-A whose remains
+			// would read as a long option (--A): kept as written, with
+			// its value.
 			out = append(out, w)
+			keepValue = valueNext
 		case len(kept) > 0:
 			out = append(out, "-"+string(kept))
 		}
-		if next {
+		if valueNext {
 			i++
-			out = append(out, args[i])
+			if keepValue {
+				out = append(out, args[i])
+			}
 		}
 		if subAt {
 			return stripSub(spec, subVal, args[i+1:], out, depth)

@@ -2,8 +2,10 @@ package normalize
 
 import (
 	"path"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -68,15 +70,16 @@ const (
 // plainly. ParseShell never panics and never fails; it reads nothing but
 // cmd (no environment, no files). It is safe for concurrent use.
 func ParseShell(cmd string) Shell {
+	if len(cmd) > shellMaxInput {
+		return ParsePlain(cmd[:shellMaxInput])
+	}
 	b := shNewBuilder(len(cmd))
 	b.sh.Parsed = true
-	if len(cmd) > shellMaxInput {
-		b.sh.Parsed = false
-		b.plainGuarded(cmd[:shellMaxInput], 0)
-		return b.sh
+	if !shGuard(func() { b.text(cmd, 0) }) {
+		// A bug of ours must not reach the caller either.
+		return ParsePlain(cmd)
 	}
-	b.text(cmd, 0)
-	return b.sh
+	return b.result()
 }
 
 // ParseArgv reads a command given as an argument vector, as some agents'
@@ -88,22 +91,20 @@ func ParseArgv(argv []string) Shell {
 	b := shNewBuilder(0)
 	b.sh.Parsed = true
 	if len(argv) == 0 {
-		return b.sh
+		return b.result()
 	}
 	// Copy: the result must not share memory with the caller's slice.
 	b.words = append(make([]string, 0, len(argv)), argv...)
-	func() {
-		defer func() {
-			if recover() != nil {
-				b.sh.Commands, b.sh.Sinks = nil, nil
-				b.sh.Parsed = false
-				b.noReparse = true
-				b.call(b.words[:len(argv):len(argv)], shellMaxPayloadDepth)
-			}
-		}()
-		b.call(b.words[:len(argv):len(argv)], 0)
-	}()
-	return b.sh
+	if !shGuard(func() { b.call(b.words[:len(argv):len(argv)], 0) }) {
+		// Again without parsing any payload; failing that, nothing.
+		b = shNewBuilder(0)
+		b.noReparse = true
+		b.words = append(make([]string, 0, len(argv)), argv...)
+		if !shGuard(func() { b.call(b.words[:len(argv):len(argv)], shellMaxPayloadDepth) }) {
+			return Shell{}
+		}
+	}
+	return b.result()
 }
 
 // ParsePlain splits a command line without a shell grammar. It serves
@@ -124,9 +125,11 @@ func ParsePlain(cmd string) Shell {
 		cmd = cmd[:shellMaxInput]
 	}
 	b := shNewBuilder(len(cmd))
-	b.plainGuarded(cmd, 0)
+	if !shGuard(func() { b.plain(cmd, 0) }) {
+		return Shell{}
+	}
 	b.sh.Parsed = false
-	return b.sh
+	return b.result()
 }
 
 // Verbs returns the distinct non-empty verbs of s.Commands in order of first
@@ -176,16 +179,42 @@ type shBuilder struct {
 	// noFast sends fast-path text to the parser anyway; tests use it to
 	// check that both give the same result.
 	noFast bool
+	// hint is the expected number of words, for sizing the arena.
+	hint int
 }
 
+// shNewBuilder returns a builder for a text of n bytes. Its word arena is
+// made on first use, sized by the path that uses it.
 func shNewBuilder(n int) *shBuilder {
-	b := &shBuilder{}
-	w := n/8 + 4
-	if w > 64 {
-		w = 64
+	return &shBuilder{hint: min(n/8+4, 64)}
+}
+
+// reserve makes room for k more words in the arena, and for the first use
+// of the arena at least the size hint.
+func (b *shBuilder) reserve(k int) {
+	if b.words == nil {
+		b.words = make([]string, 0, max(k, b.hint))
+		return
 	}
-	b.words = make([]string, 0, w)
-	return b
+	if cap(b.words)-len(b.words) < k {
+		b.words = append(make([]string, 0, len(b.words)+max(k, b.hint)), b.words...)
+	}
+}
+
+// reserveCommands sizes the command list for k commands, if it has none.
+func (b *shBuilder) reserveCommands(k int) {
+	if b.sh.Commands == nil {
+		b.sh.Commands = make([]SimpleCommand, 0, min(k, shellMaxCommands))
+	}
+}
+
+// result is the finished Shell; an empty command list is nil, whichever
+// path built it.
+func (b *shBuilder) result() Shell {
+	if len(b.sh.Commands) == 0 {
+		b.sh.Commands = nil
+	}
+	return b.sh
 }
 
 func (b *shBuilder) full() bool { return len(b.sh.Commands) >= shellMaxCommands }
@@ -194,9 +223,7 @@ func (b *shBuilder) addCommand(verb string, args []string) {
 	if b.full() {
 		return
 	}
-	if b.sh.Commands == nil {
-		b.sh.Commands = make([]SimpleCommand, 0, 4)
-	}
+	b.reserveCommands(4)
 	if len(args) == 0 {
 		args = nil
 	}
@@ -221,13 +248,16 @@ func (b *shBuilder) addSink(p string) {
 			return
 		}
 	}
+	if b.sh.Sinks == nil {
+		b.sh.Sinks = make([]string, 0, 2)
+	}
 	b.sh.Sinks = append(b.sh.Sinks, p)
 }
 
 // text parses src (the whole command line at depth 0, a shell -c payload
 // deeper) and adds what it finds.
 func (b *shBuilder) text(src string, depth int) {
-	if !b.noFast && b.fast(src, depth) {
+	if !b.noFast && (b.fast(src, depth) || b.quick(src, depth)) {
 		return
 	}
 	if shBracketDepth(src) > shellMaxBrackets {
@@ -235,12 +265,13 @@ func (b *shBuilder) text(src string, depth int) {
 		b.plain(src, depth)
 		return
 	}
-	f, ok := shParse(src)
+	f, text, ok := shParse(src)
 	if !ok {
 		b.sh.Parsed = false
 		b.plain(src, depth)
 		return
 	}
+	b.reserve(0)
 	nc, ns, nw := len(b.sh.Commands), len(b.sh.Sinks), len(b.words)
 	defer func() {
 		if recover() != nil {
@@ -252,19 +283,19 @@ func (b *shBuilder) text(src string, depth int) {
 			b.plain(src, depth)
 		}
 	}()
-	w := shWalker{b: b, src: src, depth: depth}
+	w := shWalker{b: b, src: text, depth: depth}
 	w.stmts(f.Stmts, 0)
 }
 
-// plainGuarded is plain with a last-resort guard against panics.
-func (b *shBuilder) plainGuarded(src string, depth int) {
+// shGuard runs f and reports whether it returned without panicking.
+func shGuard(f func()) (ok bool) {
 	defer func() {
 		if recover() != nil {
-			b.sh.Commands, b.sh.Sinks = nil, nil
-			b.sh.Parsed = false
+			ok = false
 		}
 	}()
-	b.plain(src, depth)
+	f()
+	return true
 }
 
 // shParser is a pooled bash parser; syntax.Parser is not safe for
@@ -281,7 +312,12 @@ var shParsers = sync.Pool{New: func() any {
 // shParse parses src as bash: strictly first, then once more recovering from
 // up to a few errors. A panic inside the parser counts as a failure, and the
 // parser that panicked is not returned to the pool.
-func shParse(src string) (f *syntax.File, ok bool) {
+//
+// The text that positions in f point into is returned too: when a
+// here-document is never closed, bash reads its body up to the end of the
+// input and runs the command anyway, so the parse is retried with the
+// missing terminator line appended.
+func shParse(src string) (f *syntax.File, text string, ok bool) {
 	sp := shParsers.Get().(*shParser)
 	defer func() {
 		if recover() != nil {
@@ -294,7 +330,21 @@ func shParse(src string) (f *syntax.File, ok bool) {
 	sp.r.Reset(src)
 	f, err := sp.strict.Parse(&sp.r, "")
 	if err == nil {
-		return f, true
+		return f, src, true
+	}
+	for text := src; ; {
+		delim, unclosed := shUnclosedHeredoc(err)
+		if !unclosed || len(text) > len(src)+256 {
+			break
+		}
+		text += "\n" + delim + "\n"
+		sp.r.Reset(text)
+		if f, err = sp.strict.Parse(&sp.r, ""); err == nil {
+			return f, text, true
+		}
+	}
+	if !shMayRecover(err) {
+		return f, src, false
 	}
 	if sp.lenient == nil {
 		sp.lenient = syntax.NewParser(syntax.KeepComments(false), syntax.Variant(syntax.LangBash),
@@ -302,7 +352,35 @@ func shParse(src string) (f *syntax.File, ok bool) {
 	}
 	sp.r.Reset(src)
 	f, err = sp.lenient.Parse(&sp.r, "")
-	return f, err == nil && f != nil
+	return f, src, err == nil && f != nil
+}
+
+// shMayRecover reports whether error recovery can help with err: it only
+// supplies missing tokens, as at an unexpected end of input or after an
+// operator with nothing behind it. On real traffic it never rescued any
+// other error, and trying costs a second full parse of text that is often
+// not shell at all.
+func shMayRecover(err error) bool {
+	pe, ok := err.(syntax.ParseError)
+	return !ok || pe.Incomplete || strings.Contains(pe.Text, "must be followed by")
+}
+
+// shUnclosedHeredoc reports whether err says a here-document was never
+// closed, and with which delimiter.
+func shUnclosedHeredoc(err error) (string, bool) {
+	pe, ok := err.(syntax.ParseError)
+	if !ok {
+		return "", false
+	}
+	q, ok := strings.CutPrefix(pe.Text, "unclosed here-document ")
+	if !ok {
+		return "", false
+	}
+	delim, uerr := strconv.Unquote(q)
+	if uerr != nil || delim == "" || strings.ContainsAny(delim, "\n") {
+		return "", false
+	}
+	return delim, true
 }
 
 // shBracketDepth is the deepest nesting of ( and { in src, quotes ignored;
@@ -368,10 +446,8 @@ func (b *shBuilder) fast(src string, depth int) bool {
 			n++
 		}
 	}
+	b.reserve(n)
 	start := len(b.words)
-	if cap(b.words)-start < n {
-		b.words = append(make([]string, 0, start+n), b.words...)
-	}
 	for i := 0; i < len(src); {
 		for i < len(src) && src[i] == ' ' {
 			i++
@@ -397,8 +473,418 @@ func (b *shBuilder) fast(src string, depth int) bool {
 		b.words = b.words[:start]
 		return false
 	}
+	b.reserveCommands(1)
 	b.call(words[k:], depth)
 	return true
+}
+
+// The quick path. Most agent commands that the fast path refuses are still
+// plain lists of simple commands: quoted arguments, && || | ; and newlines
+// between commands, a redirection or two, a here-document (`cd /w && grep
+// -n "a b" f.py 2>/dev/null | head`, `cat > f.py <<'EOF' ...`). quick lexes
+// exactly that subset of bash itself, several times faster than the parser,
+// and gives the very same result; anything outside the subset (expansions,
+// parentheses, keywords, unusual operators or here-documents, escaped
+// newlines, control bytes, invalid UTF-8) makes it decline without side
+// effects, and the parser takes over.
+
+// shQuickCmd is one simple command found by quick: its words in b.words and
+// its redirections in the local list.
+type shQuickCmd struct {
+	w0, w1 int
+	r0, r1 int
+	assign bool // it had NAME=value words
+	hdoc   bool // it had a here-document
+}
+
+// shQuickRedir is one redirection found by quick.
+type shQuickRedir struct {
+	op     syntax.RedirOperator
+	fd     bool // a descriptor number came before the operator (2>)
+	target string
+}
+
+// shQuickWordByte marks the bytes that quick accepts unquoted inside a word;
+// anything else that is not an operator or blank makes it decline.
+var shQuickWordByte = func() (t [256]bool) {
+	for c := range shFastBytes {
+		t[c] = shFastBytes[c] && c != ' '
+	}
+	for _, c := range "~*?[]{}^#" {
+		t[c] = true
+	}
+	for c := 0x80; c < 0x100; c++ {
+		t[c] = true // UTF-8, checked as a whole beforehand
+	}
+	return t
+}()
+
+// shControl marks the control bytes that make quick decline: all but tab
+// and newline.
+var shControl = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = c != '\t' && c != '\n'
+	}
+	t[0x7f] = true
+	return t
+}()
+
+// quick handles src without the parser when it lies in the subset described
+// above, and reports whether it did.
+func (b *shBuilder) quick(src string, depth int) bool {
+	// The parser removes escaped newlines before anything else, so they
+	// can join any two tokens (0\<newline>>&- is 0>&-): leave them to it.
+	if strings.Contains(src, "\\\n") {
+		return false
+	}
+	// Control bytes (NUL, CR, ...) get special treatment from the parser,
+	// even inside quotes; so does invalid UTF-8.
+	var high byte
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if shControl[c] {
+			return false
+		}
+		high |= c
+	}
+	if high >= 0x80 && !utf8.ValidString(src) {
+		return false
+	}
+	b.reserve(0)
+	start := len(b.words)
+	var cmdBuf [8]shQuickCmd
+	var redirBuf [4]shQuickRedir
+	cmds, redirs := cmdBuf[:0], redirBuf[:0]
+	var buf []byte
+	fail := func() bool {
+		b.words = b.words[:start]
+		return false
+	}
+
+	n := len(src)
+	i := 0
+	needCmd := false // after && || |, a command must follow
+	hdoc := ""       // delimiter of a here-document whose body is due
+	hdocQuoted := false
+	cur := shQuickCmd{w0: start}
+	named := false // cur has its command word
+	for {
+		i = shSkipBlanks(src, i)
+		if i < n && src[i] == '#' {
+			// A comment; the parser lets a backslash at its end continue
+			// it onto the next line, so those are left to the parser.
+			for i < n && src[i] != '\n' {
+				if src[i] == '\\' {
+					return fail()
+				}
+				i++
+			}
+		}
+
+		// A separator ends the current command.
+		var sep byte
+		if i >= n {
+			sep = 'E'
+		} else {
+			switch src[i] {
+			case ';':
+				if i+1 < n && (src[i+1] == ';' || src[i+1] == '&') {
+					return fail()
+				}
+				sep, i = ';', i+1
+			case '\n':
+				sep, i = '\n', i+1
+				if hdoc != "" {
+					// The body of a here-document: data, skipped.
+					end, ok := shQuickHeredocBody(src, i, hdoc, hdocQuoted)
+					if !ok {
+						return fail()
+					}
+					i, hdoc = end, ""
+				}
+			case '|':
+				switch {
+				case i+1 < n && src[i+1] == '|':
+					sep, i = 'O', i+2
+				case i+1 < n && src[i+1] == '&':
+					return fail()
+				default:
+					sep, i = '|', i+1
+				}
+			case '&':
+				switch {
+				case i+1 < n && src[i+1] == '&':
+					sep, i = 'A', i+2
+				case i+1 < n && src[i+1] == '>':
+					// &> is a redirection, read below.
+				default:
+					sep, i = '&', i+1
+				}
+			}
+		}
+		if sep == 'E' && hdoc != "" {
+			return fail() // never closed
+		}
+		if sep != 0 {
+			if len(b.words) == cur.w0 && len(redirs) == cur.r0 && !cur.assign && !cur.hdoc {
+				switch {
+				case sep == '\n':
+					continue
+				case sep == 'E' && !needCmd:
+					goto emit
+				default:
+					return fail()
+				}
+			}
+			cur.w1, cur.r1 = len(b.words), len(redirs)
+			cmds = append(cmds, cur)
+			if sep == 'E' {
+				goto emit
+			}
+			needCmd = sep == 'A' || sep == 'O' || sep == '|'
+			cur = shQuickCmd{w0: len(b.words), r0: len(redirs)}
+			named = false
+			continue
+		}
+
+		// A redirection: [digits]> >> >& < &> &>>.
+		j := i
+		for j < n && src[j] >= '0' && src[j] <= '9' {
+			j++
+		}
+		fd := j > i && j < n && (src[j] == '>' || src[j] == '<')
+		if !fd {
+			j = i
+		}
+		if c := src[j]; c == '>' || c == '<' || c == '&' {
+			var op syntax.RedirOperator
+			next := byte(0)
+			if j+1 < n {
+				next = src[j+1]
+			}
+			if c == '<' && next == '<' {
+				// A here-document: <<WORD, <<'WORD' or <<"WORD", one per
+				// line; <<- and <<< are left to the parser.
+				if fd || hdoc != "" {
+					return fail()
+				}
+				delim, quoted, end, ok := shQuickHeredocWord(src, shSkipBlanks(src, j+2))
+				if !ok {
+					return fail()
+				}
+				hdoc, hdocQuoted, cur.hdoc = delim, quoted, true
+				i = end
+				continue
+			}
+			switch {
+			case c == '>' && next == '>':
+				op, j = syntax.AppOut, j+2
+			case c == '>' && next == '&':
+				op, j = syntax.DplOut, j+2
+			case c == '>' && next != '|':
+				op, j = syntax.RdrOut, j+1
+			case c == '<' && next != '<' && next != '&' && next != '>':
+				op, j = syntax.RdrIn, j+1
+			case c == '&' && !fd && j+2 < n && src[j+2] == '>':
+				op, j = syntax.AppAll, j+3
+			case c == '&' && !fd:
+				op, j = syntax.RdrAll, j+2
+			default:
+				return fail()
+			}
+			j = shSkipBlanks(src, j)
+			if j >= n || src[j] == '#' {
+				return fail()
+			}
+			target, _, end, ok := shQuickWord(src, j, &buf)
+			if !ok || end == j {
+				return fail()
+			}
+			redirs = append(redirs, shQuickRedir{op: op, fd: fd, target: target})
+			i = end
+			continue
+		}
+
+		// A word.
+		w, raw, end, ok := shQuickWord(src, i, &buf)
+		if !ok || end == i || w == "{" || w == "}" {
+			return fail()
+		}
+		if raw[0] == '{' && end < n && (src[end] == '>' || src[end] == '<') {
+			return fail() // {fd}>file
+		}
+		i = end
+		if !named {
+			// The parser reads a [ in a leading word as an array index
+			// (a[1]=x), sometimes oddly (it takes time-x=1a[1]=y for an
+			// assignment): leave such words to it. A lone [ is test.
+			if raw != "[" && strings.IndexByte(raw, '[') >= 0 {
+				return fail()
+			}
+			// Likewise a backslash (A\=1): leave it to the parser.
+			if strings.IndexByte(raw, '\\') >= 0 {
+				return fail()
+			}
+			if shIsAssign(raw) {
+				cur.assign = true
+				continue
+			}
+			if shReserved[w] || w == "[[" || w == "]]" || raw[0] == '{' || raw[0] == '}' {
+				return fail()
+			}
+			named = true
+		}
+		b.words = append(b.words, w)
+	}
+
+emit:
+	b.reserveCommands(len(cmds))
+	for _, c := range cmds {
+		if c.w1 > c.w0 || c.assign {
+			b.call(b.words[c.w0:c.w1:c.w1], depth)
+		}
+		for _, r := range redirs[c.r0:c.r1] {
+			switch r.op {
+			case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll:
+				b.addSink(r.target)
+			case syntax.DplOut:
+				if !r.fd && !shIsFD(r.target) {
+					b.addSink(r.target)
+				}
+			}
+		}
+	}
+	return true
+}
+
+// shSkipBlanks returns the index of the first byte from i on that is not a
+// space or a tab.
+func shSkipBlanks(src string, i int) int {
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// shQuickHeredocWord reads the delimiter of a here-document at src[i]: a
+// word of letters, digits and underscores, bare or wholly in single or
+// double quotes, that must end there. It returns the delimiter, whether it
+// was quoted and the index after it.
+func shQuickHeredocWord(src string, i int) (delim string, quoted bool, end int, ok bool) {
+	n := len(src)
+	j := i
+	if j < n && (src[j] == '\'' || src[j] == '"') {
+		quoted = true
+		j++
+	}
+	k := j
+	for k < n && shIsNameByte(src[k]) {
+		k++
+	}
+	delim = src[j:k]
+	if quoted {
+		if k >= n || src[k] != src[i] {
+			return "", false, 0, false
+		}
+		k++
+	}
+	if delim == "" || (k < n && !strings.ContainsRune(" \t\n;|&<>", rune(src[k]))) {
+		return "", false, 0, false
+	}
+	return delim, quoted, k, true
+}
+
+// shQuickHeredocBody skips the body of a here-document that starts at
+// src[i], up to and including the line that is exactly delim. An unquoted
+// delimiter lets the body hold expansions, which the parser would read: such
+// bodies are left to it, as are bodies that never end.
+func shQuickHeredocBody(src string, i int, delim string, quoted bool) (int, bool) {
+	for i < len(src) {
+		e := strings.IndexByte(src[i:], '\n')
+		if e < 0 {
+			e = len(src)
+		} else {
+			e += i
+		}
+		line := src[i:e]
+		if line == delim {
+			if e < len(src) {
+				e++
+			}
+			return e, true
+		}
+		if !quoted && strings.ContainsAny(line, "$`\\") {
+			return 0, false
+		}
+		i = e + 1
+	}
+	return 0, false
+}
+
+// shQuickWord lexes the word starting at src[i] for quick: unquoted bytes
+// (with backslash escapes), '...' and "..." without expansions or escapes.
+// It returns the rendered word, its raw text, the index after it, and false
+// if the word holds anything quick does not handle. buf is scratch space.
+func shQuickWord(src string, i int, buf *[]byte) (word, raw string, end int, ok bool) {
+	n := len(src)
+	start := i
+	plain := true // no quotes or escapes so far: the word is src[start:i]
+	*buf = (*buf)[:0]
+	for i < n {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '|' || c == '&' || c == '<' || c == '>':
+			goto done
+		case c == '\'':
+			j := strings.IndexByte(src[i+1:], '\'')
+			if j < 0 {
+				return "", "", 0, false
+			}
+			if plain {
+				*buf, plain = append(*buf, src[start:i]...), false
+			}
+			*buf = append(*buf, src[i+1:i+1+j]...)
+			i += j + 2
+		case c == '"':
+			j := i + 1
+			for j < n && src[j] != '"' {
+				if d := src[j]; d == '$' || d == '`' || d == '\\' {
+					return "", "", 0, false
+				}
+				j++
+			}
+			if j >= n {
+				return "", "", 0, false
+			}
+			if plain {
+				*buf, plain = append(*buf, src[start:i]...), false
+			}
+			*buf = append(*buf, src[i+1:j]...)
+			i = j + 1
+		case c == '\\':
+			if i+1 >= n {
+				return "", "", 0, false
+			}
+			if plain {
+				*buf, plain = append(*buf, src[start:i]...), false
+			}
+			*buf = append(*buf, src[i+1])
+			i += 2
+		case shQuickWordByte[c]:
+			if !plain {
+				*buf = append(*buf, c)
+			}
+			i++
+		default:
+			return "", "", 0, false
+		}
+	}
+done:
+	raw = src[start:i]
+	if plain {
+		return raw, raw, i, true
+	}
+	return string(*buf), raw, i, true
 }
 
 // shIsAssign reports whether w is a NAME=value (or NAME+=value) word.
@@ -605,10 +1091,14 @@ var shWrappers = map[string]*shWrapper{
 }
 
 // shUnwrap removes wrappers from the front of words, however they stack
-// (sudo timeout 5 nice -n 10 cmd). A wrapper with nothing to run (a bare
-// `sudo -i`, `env`, `exec` with only redirections) is itself the command.
+// (sudo timeout 5 nice -n 10 cmd), up to 16 of them. A wrapper with nothing
+// to run (a bare `sudo -i`, `env`, `exec` with only redirections) is itself
+// the command.
 func shUnwrap(words []string) []string {
-	for len(words) > 1 {
+	for range 16 {
+		if len(words) < 2 {
+			return words
+		}
 		wr := shWrappers[shBase(words[0])]
 		if wr == nil {
 			return words
@@ -990,6 +1480,7 @@ func shIsFD(t string) bool {
 
 // plain splits src the way ParsePlain describes and adds its commands.
 func (b *shBuilder) plain(src string, depth int) {
+	b.reserve(0)
 	p := shPlain{b: b, src: src, depth: depth, segStart: len(b.words), wordStart: -1}
 	p.run()
 }
@@ -1157,7 +1648,6 @@ func (p *shPlain) endCommand(i int) {
 		return
 	}
 	words := b.words[p.segStart:len(b.words):len(b.words)]
-	p.segStart = len(b.words)
 	if words[0] == "&" {
 		words = words[1:]
 	}
@@ -1168,4 +1658,7 @@ func (p *shPlain) endCommand(i int) {
 	if len(words) > 0 {
 		b.call(words[k:], p.depth)
 	}
+	// After the call: a shell -c payload parsed by it adds words of its
+	// own, which are no part of the next command.
+	p.segStart = len(b.words)
 }

@@ -49,13 +49,15 @@ func FuzzParseShell(f *testing.F) {
 	for _, c := range fastPathInputs {
 		f.Add(c)
 	}
+	for _, c := range quickPathInputs {
+		f.Add(c)
+	}
 	f.Fuzz(func(t *testing.T, cmd string) {
 		sh := ParseShell(cmd)
 		checkShellInvariants(t, sh)
 		sameShell(t, sh, ParseShell(cmd), "not deterministic")
-		if shFastEligible(cmd) {
-			sameShell(t, parseSlow(cmd), sh, "parser vs fast path")
-		}
+		// The fast and quick paths must give exactly what the parser gives.
+		sameShell(t, parseSlow(cmd), sh, "parser vs fast/quick path")
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -48,7 +49,7 @@ func parseSlow(cmd string) Shell {
 	b.noFast = true
 	b.sh.Parsed = true
 	b.text(cmd, 0)
-	return b.sh
+	return b.result()
 }
 
 func TestParseShellSinks(t *testing.T) {
@@ -209,6 +210,8 @@ func TestParseShellWrappers(t *testing.T) {
 	checkCommands(t, "sudo timeout 5", "timeout 5")
 	checkCommands(t, "timeout", "timeout")
 	checkCommands(t, "nohup sudo -u x env A=1 nice timeout 1 bash -c 'ls -l'", "ls -l")
+	// At most 16 wrappers are removed.
+	checkCommands(t, strings.Repeat("nohup ", 20)+"ls", "nohup nohup nohup nohup ls")
 }
 
 func TestParseShellPayload(t *testing.T) {
@@ -317,6 +320,11 @@ func TestParsePlain(t *testing.T) {
 	sh = ParsePlain(`echo "unterminated`)
 	require.Equal(t, []SimpleCommand{{Verb: "echo", Args: []string{"unterminated"}}}, sh.Commands)
 
+	// A payload parsed in the middle of the split leaves the next command
+	// alone.
+	sh = ParsePlain("bash -c x=1 ; ls")
+	require.Equal(t, []SimpleCommand{{}, {Verb: "ls"}}, sh.Commands)
+
 	sh = ParsePlain("a=b")
 	require.Equal(t, []SimpleCommand{{}}, sh.Commands)
 
@@ -354,6 +362,15 @@ func TestParseShellRobust(t *testing.T) {
 	require.Equal(t, []string{"curl"}, sh.Verbs())
 	sh = ParseShell("cat <<EOF\nno end")
 	require.Equal(t, []string{"cat"}, sh.Verbs())
+	// Bash runs a here-document that is never closed, its body reaching
+	// the end of the input; so does ParseShell, without splitting the body.
+	sh = ParseShell("python - <<'PY' > out.txt\nimport os\nprint(os.getcwd())\nPY && echo done")
+	require.True(t, sh.Parsed)
+	require.Equal(t, []string{"python"}, sh.Verbs())
+	require.Equal(t, []string{"out.txt"}, sh.Sinks)
+	sh = ParseShell("cat <<A <<\"B\"\nx\nA")
+	require.True(t, sh.Parsed)
+	require.Equal(t, []string{"cat"}, sh.Verbs())
 	sh = ParseShell("a=(1 2) cmd > out")
 	require.False(t, sh.Parsed, "split plainly")
 	require.Equal(t, []string{"out"}, sh.Sinks)
@@ -379,6 +396,9 @@ func TestParseShellRobust(t *testing.T) {
 		strings.Repeat("bash -c '", 100),
 		strings.Repeat("x", 1<<20),
 		strings.Repeat("curl -s https://a.example.com/x -o f && ", 30000),
+		strings.Repeat("env -S ", 9000) + "ls",
+		"env -S '" + strings.Repeat("env -S ", 9000) + "ls'",
+		strings.Repeat("sudo ", 13000) + "ls",
 	}
 	for _, cmd := range slow {
 		start := time.Now()
@@ -499,6 +519,134 @@ func shFastEligible(cmd string) bool {
 	return true
 }
 
+// quickPathInputs are command lines near the edges of the quick path's
+// subset, accepted or not.
+var quickPathInputs = []string{
+	`cd /w && grep -n "a b" f.py 2>/dev/null | head -5`,
+	`sed -n '1,80p' x.py; echo done`,
+	`find . -name "*.py" -exec grep -l foo {} \;`,
+	"a \\\n b",
+	"a\\\nb",
+	`echo a\ b \'c\' \"d\" \\`,
+	"echo a # comment\nls",
+	"echo a#b",
+	"a;#x",
+	"#x\nls",
+	"echo >#x",
+	"echo 2>x 2>>y 1>&2 >&2 2>&1 >&- &>all &>>all2 <in 0<in2",
+	"echo a2>x b>y",
+	"echo 2 >x",
+	`echo "2">x`,
+	"echo 99999999999999999999>x",
+	"echo >&file",
+	"echo >& file",
+	"echo 2>&file",
+	"a & b &",
+	"a &",
+	"a & && b",
+	"a && b || c | d ; e",
+	"a |\n\n b",
+	"a &&",
+	"a |",
+	"| a",
+	"; a",
+	"a ;; b",
+	"a ;& b",
+	"a |& b",
+	"a >| f",
+	"a <> f",
+	"a <& 0",
+	"a <<< x",
+	"> f",
+	"> f a",
+	"A=1 > f",
+	"A=1 > f B=2 cmd",
+	`A="x y" B='z' cmd "A=1"`,
+	"a[1]=x cmd",
+	"cmd a[1]=x",
+	"A\\=1 cmd",
+	"{ a; }",
+	"{a,b} c",
+	"echo {} }",
+	"echo {a",
+	"{fd}>x echo",
+	"[[ -f x ]]",
+	"[ -f x ] && echo y",
+	"if true",
+	"echo if then",
+	"x; time y",
+	`"if" x`,
+	"echo 'a\nb' \"c\nd\"",
+	"echo 'unterminated",
+	`echo "unterminated`,
+	`echo "$HOME"`,
+	`echo "a\"b"`,
+	"echo ~ ~/x a~b",
+	"echo *.go ?x [ab] ^c %d @e",
+	"echo é ü 日本",
+	"echo \xff",
+	"echo a\tb",
+	"echo a\x00b",
+	"\n\n a \n\n",
+	"a\r\nb",
+	"echo \\",
+	"ls \\\n",
+	"bash -c 'ls -l && pwd > out'",
+	"sudo -u bob tee /etc/x < in",
+	"curl -sSLo out.bin https://a.com/x && tee log",
+	"cat > f.py <<'EOF'\nimport os\nprint($(x) `y` \\z)\nEOF\npython3 f.py",
+	"cat <<EOF > f.txt\nplain body\nEOF",
+	"cat <<EOF > f.txt\n$HOME\nEOF",
+	"cat <<\"EOF\" | grep x\nbody\nEOF",
+	"cat <<EOF |\nbody\nEOF\ngrep x",
+	"cat <<EOF; echo hi\nbody\nEOF\necho after",
+	"cat <<EOF # comment\nbody\nEOF",
+	"cat <<EOF>out\nbody\nEOF",
+	"cat << 'EOF'\nbody\nEOF",
+	"cat <<-EOF\n\tbody\n\tEOF",
+	"cat <<A <<B\na\nA\nb\nB",
+	"cat <<EOF\nbody\nEOF ",
+	"cat <<EOF\nbody",
+	"cat <<EOF",
+	"cat 0<<EOF\nx\nEOF",
+	"cat <<'E-F'\nx\nE-F",
+	"cat <<E\\OF\nx\nEOF",
+	"cat <<'EOF'\n\nEOF\n\n",
+}
+
+func TestQuickPathAgrees(t *testing.T) {
+	for _, cmd := range quickPathInputs {
+		require.Equal(t, parseSlow(cmd), ParseShell(cmd), "quick path and parser disagree on %q", cmd)
+	}
+	// Random lines from tokens that sit on the edges of the subset.
+	pool := []string{"a", "ls", "-n", "A=1", "B+=2", "a[1]=x", "{", "}", "{}", "if", "time", "[[", "#", "#x",
+		"2", "99", ">", ">>", "2>", "2>>", ">&", "&>", "&>>", "<", "1>&2", "2>&1", ">&-", ">|", "<<", "<&",
+		"|", "||", "&&", "&", ";", ";;", "\n", " ", "\t", "'a b'", `"c d"`, `"`, "'", `\`, `\ `, "\\\n",
+		"é", "~", "*", "bash -c", "'ls; pwd'", "tee", "f.txt", "/dev/null", "curl -o", "$", "(", ")", "!",
+		"<<EOF", "<<'EOF'", `<<"EOF"`, "<<-EOF", "EOF", "\nEOF\n", "\nEOF", "cat <<'EOF'\nx $y\nEOF\n",
+		"cat <<EOF\n$y\nEOF\n", " EOF", "\tEOF"}
+	r := rand.New(rand.NewPCG(3, 4))
+	accepted := 0
+	for range 20000 {
+		var sb strings.Builder
+		for range 1 + r.IntN(9) {
+			sb.WriteString(pool[r.IntN(len(pool))])
+			if r.IntN(3) > 0 {
+				sb.WriteByte(' ')
+			}
+		}
+		cmd := sb.String()
+		got := ParseShell(cmd)
+		if !reflect.DeepEqual(parseSlow(cmd), got) {
+			require.Equal(t, parseSlow(cmd), got, "quick path and parser disagree on %q", cmd)
+		}
+		if b := shNewBuilder(0); b.quick(cmd, 0) {
+			accepted++
+		}
+	}
+	require.Greater(t, accepted, 2000, "the random lines should often take the quick path")
+}
+
 func TestFastPathTaken(t *testing.T) {
 	for _, c := range []struct {
 		cmd  string
@@ -567,12 +715,21 @@ var benchCommands = []struct{ name, cmd string }{
 	{"heredoc", "cat > x.py <<'EOF'\n" + strings.Repeat("print('hello, world', 42)  # x\n", 32) + "EOF"},
 }
 
+// BenchmarkParseShell measures ParseShell on typical commands; the
+// "parser" variants force the bash parser, for comparison with the fast
+// and quick paths that ParseShell takes on these commands.
 func BenchmarkParseShell(b *testing.B) {
 	for _, c := range benchCommands {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				ParseShell(c.cmd)
+			}
+		})
+		b.Run(c.name+"/parser", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				parseSlow(c.cmd)
 			}
 		})
 	}
@@ -584,6 +741,14 @@ func BenchmarkStripVolatile(b *testing.B) {
 	for b.Loop() {
 		StripVolatile("curl", args)
 	}
+}
+
+// shellTool reports whether a recorded tool name is a shell tool (bash,
+// execute_bash, Bash, exec_command, shell) rather than an editor whose
+// "command" is a sub-action.
+func shellTool(name string) bool {
+	n := strings.ToLower(name)
+	return strings.Contains(n, "bash") || strings.Contains(n, "shell") || n == "exec_command"
 }
 
 // TestShellCorpus runs ParseShell over recorded agent sessions, when
@@ -608,7 +773,7 @@ func TestShellCorpus(t *testing.T) {
 				Tool string          `json:"tool"`
 				Args json.RawMessage `json:"args"`
 			}
-			if json.Unmarshal(sc.Bytes(), &line) != nil {
+			if json.Unmarshal(sc.Bytes(), &line) != nil || !shellTool(line.Tool) {
 				continue
 			}
 			var args struct {
@@ -637,10 +802,13 @@ func TestShellCorpus(t *testing.T) {
 		fh.Close()
 	}
 	require.NotEmpty(t, cmds)
-	fast, parsed := 0, 0
+	fast, quick, parsed := 0, 0, 0
 	for _, c := range cmds {
-		if shFastEligible(c) {
+		switch {
+		case shFastEligible(c):
 			fast++
+		case shNewBuilder(len(c)).quick(c, 0):
+			quick++
 		}
 		if ParseShell(c).Parsed {
 			parsed++
@@ -654,6 +822,14 @@ func TestShellCorpus(t *testing.T) {
 		}
 	}
 	per := time.Since(start) / time.Duration(rounds*len(cmds))
-	t.Logf("%d commands: %.1f%% on the fast path, %.1f%% parsed, %v per command on average",
-		len(cmds), 100*float64(fast)/float64(len(cmds)), 100*float64(parsed)/float64(len(cmds)), per)
+	pct := func(k int) float64 { return 100 * float64(k) / float64(len(cmds)) }
+	t.Logf("%d commands: %.1f%% on the fast path, %.1f%% on the quick path, %.1f%% parsed (not split plainly), %v per command on average",
+		len(cmds), pct(fast), pct(quick), pct(parsed), per)
+	if os.Getenv("LOOPBREAKER_SHELL_CORPUS_VERBOSE") != "" {
+		for _, c := range cmds {
+			if !ParseShell(c).Parsed {
+				t.Logf("split plainly: %.120q", c)
+			}
+		}
+	}
 }
