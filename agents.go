@@ -15,11 +15,12 @@ type agentState struct {
 	win  *window.Window
 	meta []slotMeta // indexed like the window's slots
 
-	lastResult string // preview of the agent's most recent recorded result
-	turn       uint64 // changes at every UserTurn; identifies the turn
-	approved   bool   // local targets exempted for this turn
-	declined   bool   // asking refused for this turn
-	denials    int    // denials in this turn
+	lastResult string   // preview of the agent's most recent recorded result
+	last       lastCall // the last checked call
+	turn       uint64   // changes at every UserTurn; identifies the turn
+	approved   bool     // local targets exempted for this turn
+	declined   bool     // asking refused for this turn
+	denials    int      // denials in this turn
 	hist       history
 
 	// Guarded by the shard's lock.

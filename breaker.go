@@ -1,6 +1,8 @@
 package loopbreaker
 
 import (
+	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -140,11 +142,35 @@ func (b *Breaker) check(agent string, call Call, now time.Time) Decision {
 	st := b.agents.get(agent, now, true)
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return b.decide(agent, st, an)
+	st.last = lastCall{args: argsID(call.Args), tool: call.Tool, an: an}
+	return b.decide(agent, st, an, call)
+}
+
+// lastCall remembers the analysis of an agent's last checked call, so that
+// Record of that call does not analyse it again.
+type lastCall struct {
+	args uintptr
+	tool string
+	an   *fingerprint.Analysis
+}
+
+// argsID identifies an arguments map by its address.
+func argsID(args map[string]any) uintptr {
+	return uintptr(reflect.ValueOf(args).UnsafePointer())
+}
+
+// printText returns the readable text of a fingerprint for a message: the
+// analysis keeps only the start of an exact: text, so that one is written
+// again from the call, as long as a preview needs.
+func (b *Breaker) printText(p fingerprint.Fingerprint, call Call) string {
+	if p.Kind != fingerprint.Exact {
+		return p.Text
+	}
+	return b.analyzer.ExactText(call.Tool, call.Args, 4*b.cfg.PreviewChars+8)
 }
 
 // decide requires that st.mu is held.
-func (b *Breaker) decide(agent string, st *agentState, an *fingerprint.Analysis) Decision {
+func (b *Breaker) decide(agent string, st *agentState, an *fingerprint.Analysis, call Call) Decision {
 	var hits []Hit
 	var hitKeys []window.Key
 	warn := ""
@@ -155,12 +181,12 @@ func (b *Breaker) decide(agent string, st *agentState, an *fingerprint.Analysis)
 		}
 		count := st.win.Count(p.Hash) + 1
 		if count >= limit {
-			hits = append(hits, Hit{Fingerprint: preview(p.Text, b.cfg.PreviewChars), Count: count, Limit: limit})
+			hits = append(hits, Hit{Fingerprint: preview(b.printText(p, call), b.cfg.PreviewChars), Count: count, Limit: limit})
 			hitKeys = append(hitKeys, b.key(an, p))
 			continue
 		}
 		if b.cfg.WarnMargin != Off && count == limit-b.cfg.WarnMargin && warn == "" {
-			warn = p.Text
+			warn = b.printText(p, call)
 		}
 	}
 	if len(hits) == 0 && b.cfg.FailLimit != Off {
@@ -186,7 +212,7 @@ func (b *Breaker) decide(agent string, st *agentState, an *fingerprint.Analysis)
 			Verdict: Ask,
 			Hits:    hits,
 			Prompt:  b.askPrompt(an, hits),
-			pending: &pendingAsk{agent: agent, turn: st.turn, an: an, hitKeys: hitKeys},
+			pending: &pendingAsk{agent: agent, turn: st.turn, an: an, hitKeys: hitKeys, hits: hits},
 		}
 	}
 	return b.deny(st, an, hits, hitKeys, denial{refused: st.declined && an.Local && allTargets(an, hits)})
@@ -291,15 +317,9 @@ func (b *Breaker) resolve(agent string, p *pendingAsk, approved bool, now time.T
 	if sameTurn {
 		st.declined = true
 	}
-	hits := make([]Hit, 0, len(p.hitKeys))
-	for _, k := range p.hitKeys {
-		for _, fp := range p.an.Prints {
-			if fp.Hash == k.Hash {
-				limit := b.limitOf(fp)
-				hits = append(hits, Hit{Fingerprint: preview(fp.Text, b.cfg.PreviewChars), Count: st.win.Count(k.Hash) + 1, Limit: limit})
-				break
-			}
-		}
+	hits := slices.Clone(p.hits)
+	for i, k := range p.hitKeys {
+		hits[i].Count = st.win.Count(k.Hash) + 1
 	}
 	p.answer = b.deny(st, p.an, hits, p.hitKeys, denial{refused: true})
 	return p.answer
@@ -313,6 +333,7 @@ type pendingAsk struct {
 	turn    uint64
 	an      *fingerprint.Analysis
 	hitKeys []window.Key
+	hits    []Hit // in the order of hitKeys
 
 	done   bool
 	answer Decision
@@ -323,20 +344,25 @@ type pendingAsk struct {
 // workspace makes earlier observations stale. Record of a call the breaker
 // never saw is harmless.
 func (b *Breaker) Record(agent string, call Call, res Result) {
-	if !b.tracked(call.Tool) {
-		return
-	}
-	an, ok := b.analyze(agent, call)
-	if !ok {
+	if !b.tracked(call.Tool) || strings.HasPrefix(res.Text, BlockedPrefix) {
+		// The breaker's own refusal handed back as a result is no evidence.
 		return
 	}
 	st := b.agents.get(agent, b.clock(), true)
 	st.mu.Lock()
-	defer st.mu.Unlock()
-	if strings.HasPrefix(res.Text, BlockedPrefix) {
-		// The breaker's own refusal handed back as a result is no evidence.
-		return
+	var an *fingerprint.Analysis
+	if l := st.last; l.an != nil && l.tool == call.Tool && l.args == argsID(call.Args) {
+		an = l.an
 	}
+	st.mu.Unlock()
+	if an == nil {
+		var ok bool
+		if an, ok = b.analyze(agent, call); !ok {
+			return
+		}
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	text := preview(res.Text, b.cfg.ResultPreviewChars)
 	st.lastResult = text
 	exact := an.Prints[0].Hash
@@ -404,8 +430,8 @@ func (b *Breaker) Fingerprints(call Call) []string {
 	for i, p := range an.Prints {
 		out[i] = p.Text
 	}
-	// The analysis may keep a cut exact: text; give the whole one.
-	out[0] = b.analyzer.ExactText(call.Tool, call.Args)
+	// The analysis keeps a cut exact: text; give the whole one.
+	out[0] = b.analyzer.ExactText(call.Tool, call.Args, 0)
 	return out
 }
 

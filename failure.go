@@ -64,7 +64,10 @@ func (h *history) stale(an *fingerprint.Analysis, verb uint64, limit, verbLimit 
 			return sh, true
 		}
 	}
-	if verbLimit > 0 {
+	// A fetch of a new URL asks for a new resource, whatever the program
+	// answered before (pages summarised by "| jq length" all read "100"):
+	// net: fingerprints judge fetches.
+	if verbLimit > 0 && !an.Fetch {
 		if n, last, ok := h.sameAnswers(verbLimit, false, func(r record) bool { return r.verb == verb }); ok {
 			sh := staleHit{
 				hit: Hit{Fingerprint: "stale:" + an.Verb, Count: n + 1, Limit: verbLimit + 1},

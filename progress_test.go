@@ -270,3 +270,26 @@ func TestApprovalsDoNotResetTheDenialCount(t *testing.T) {
 	}
 	require.Contains(t, verdicts, Stop)
 }
+
+func TestPaginationBehindASummary(t *testing.T) {
+	b, err := New(Config{})
+	require.NoError(t, err)
+	for n := 1; n <= 12; n++ {
+		page := cmd(fmt.Sprintf(`curl -sL "https://api.github.com/repos/o/r/commits?per_page=100&page=%d" | jq length`, n))
+		require.Equal(t, Allow, b.Check("A", page).Verdict, "page %d", n)
+		b.Record("A", page, Result{Text: "100"})
+	}
+}
+
+func TestOneProgramSameOutput(t *testing.T) {
+	b, err := New(Config{})
+	require.NoError(t, err)
+	variants := []string{"tail -n 3 job.log", "tail -3 job.log", "tail -n3 job.log", "tail --lines=3 job.log", "tail -n 3 ./job.log"}
+	for i, v := range variants[:4] {
+		require.Equal(t, Allow, b.Check("A", cmd(v)).Verdict, "poll %d", i+1)
+		b.Record("A", cmd(v), Result{Text: "Killed (OOM)\nexit status 137"})
+	}
+	d := b.Check("A", cmd(variants[4]))
+	require.Equal(t, Deny, d.Verdict)
+	require.Equal(t, "stale:tail 5/5", d.Hits[0].String())
+}

@@ -144,9 +144,10 @@ func lowerSet(names []string) map[string]bool {
 	return set
 }
 
-// exactTextMax bounds the canonical arguments kept in an exact: text, which
-// serves previews and summaries. The hash always covers the whole call.
-const exactTextMax = 2048
+// exactTextMax bounds the canonical arguments kept in the exact: text of an
+// analysis, which serves summaries; [Analyzer.ExactText] writes more. The
+// hash always covers the whole call.
+const exactTextMax = 256
 
 // decoys is the decoy set of one call: the "*" list and the tool's own, and,
 // for observation keys, the arguments that choose a position in a file.
@@ -174,10 +175,15 @@ func (a *Analyzer) Analyze(tool string, args map[string]any) *Analysis {
 	return an
 }
 
-// ExactText returns the whole exact: fingerprint of a call, however long.
-func (a *Analyzer) ExactText(tool string, args map[string]any) string {
+// ExactText returns the exact: fingerprint of a call with at most about
+// limit bytes of canonical arguments; a limit of 0 or less means the whole
+// text, however long.
+func (a *Analyzer) ExactText(tool string, args map[string]any, limit int) string {
+	if limit <= 0 {
+		limit = normalize.MaxCanonicalBytes
+	}
 	d := decoys{all: a.decoysAll, tool: a.decoysTool[toLower(tool)]}
-	return exactText(tool, args, d.skip, normalize.MaxCanonicalBytes)
+	return exactText(tool, args, d.skip, limit)
 }
 
 func exactText(tool string, args map[string]any, skip func(string) bool, limit int) string {

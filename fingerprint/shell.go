@@ -24,26 +24,8 @@ var navigationVerbs = map[string]bool{"cd": true, "pushd": true, "popd": true, "
 var waitVerbs = map[string]bool{"sleep": true, "": true}
 
 func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[string]any) {
-	var sh normalize.Shell
-	var raw string
-	switch c := firstOf(args, "command", "cmd").(type) {
-	case string:
-		raw = c
-		if lower == "pwsh" || lower == "powershell" {
-			sh = normalize.ParsePlain(c)
-		} else {
-			sh = normalize.ParseShell(c)
-		}
-	case []any:
-		argv := make([]string, 0, len(c))
-		for _, w := range c {
-			if s, ok := w.(string); ok {
-				argv = append(argv, s)
-			}
-		}
-		raw = strings.Join(argv, " ")
-		sh = normalize.ParseArgv(argv)
-	default:
+	sh, raw, ok := ParseCommand(lower, firstOf(args, "command", "cmd"))
+	if !ok {
 		return
 	}
 	an.Summary = clip(raw)
@@ -78,7 +60,7 @@ func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[
 	}
 	an.Fetch = fetchVerb || len(urls) > 0
 
-	if text := a.commandText(sh, raw); text != "" {
+	if text := CommandText(sh, raw); text != "" {
 		b.add(Cmd, "cmd:"+text)
 		an.Action = Hash("cmd:" + text)
 	}
@@ -146,6 +128,52 @@ func settingURLs(sh normalize.Shell) map[string]bool {
 	return out
 }
 
+// ParseCommand parses the command argument of a shell tool the way the
+// analyzer does: a string as a shell command line (PowerShell tools, and the
+// multi-line edit commands of agent-computer interfaces, split into plain
+// words instead), an argv array of strings as one command. raw is the
+// command's text. ok is false when the argument is neither.
+func ParseCommand(tool string, command any) (sh normalize.Shell, raw string, ok bool) {
+	switch c := command.(type) {
+	case string:
+		switch lower := toLower(tool); {
+		case lower == "pwsh" || lower == "powershell":
+			return normalize.ParsePlain(c), c, true
+		case IsInterfaceEdit(c):
+			// The first line is the call; the rest is a text block, which
+			// goes into cmd: as a hash, like a here-document.
+			first, _, _ := strings.Cut(c, "\n")
+			return normalize.ParsePlain(first), c, true
+		}
+		return normalize.ParseShell(c), c, true
+	case []any:
+		argv := make([]string, 0, len(c))
+		for _, w := range c {
+			if s, ok := w.(string); ok {
+				argv = append(argv, s)
+			}
+		}
+		return normalize.ParseArgv(argv), strings.Join(argv, " "), true
+	}
+	return normalize.Shell{}, "", false
+}
+
+// IsInterfaceEdit reports whether a command is a multi-line edit command of
+// an agent-computer interface run through the shell tool (SWE-agent's
+// "edit 10:12\n<text>\nend_of_edit", "insert", "append"): its text block is
+// not shell and would only make the parser fail slowly.
+func IsInterfaceEdit(c string) bool {
+	word, rest, ok := strings.Cut(c, " ")
+	if !ok || !strings.Contains(rest, "\n") {
+		return false
+	}
+	switch word {
+	case "edit", "insert", "append":
+		return true
+	}
+	return false
+}
+
 func firstOf(args map[string]any, keys ...string) any {
 	for _, k := range keys {
 		if v, ok := args[k]; ok {
@@ -155,10 +183,11 @@ func firstOf(args map[string]any, keys ...string) any {
 	return nil
 }
 
-// commandText renders the commands of a parsed shell line in the form cmd:
-// fingerprints compare: waits left out, volatile flags removed, words
-// quoted where they need it.
-func (a *Analyzer) commandText(sh normalize.Shell, raw string) string {
+// CommandText renders a parsed shell line (raw is its text) the way cmd:
+// fingerprints show it: waits left out, wrappers and volatile flags removed,
+// words quoted where they need it, the output files of redirections added,
+// and a here-document or edit block as the hash of the whole line.
+func CommandText(sh normalize.Shell, raw string) string {
 	keep := sh.Commands[:0:0]
 	for _, c := range sh.Commands {
 		if !waitVerbs[c.Verb] {
@@ -188,7 +217,7 @@ func (a *Analyzer) commandText(sh normalize.Shell, raw string) string {
 			writeWord(&sb, s)
 		}
 	}
-	if strings.Contains(raw, "<<") {
+	if strings.Contains(raw, "<<") || IsInterfaceEdit(raw) {
 		sb.WriteString(" <<#")
 		sb.WriteString(strconv.FormatUint(Hash(raw), 16))
 	}

@@ -360,8 +360,15 @@ func shParse(src string) (f *syntax.File, text string, ok bool) {
 // operator with nothing behind it. On real traffic it never rescued any
 // other error, and trying costs a second full parse of text that is often
 // not shell at all.
+//
+// An unclosed quote is the exception: recovery closes it by dropping the
+// quoted words ("echo Let's try A" would become "echo Let"), while the plain
+// split keeps every word.
 func shMayRecover(err error) bool {
 	pe, ok := err.(syntax.ParseError)
+	if ok && strings.Contains(pe.Text, "without closing quote") {
+		return false
+	}
 	return !ok || pe.Incomplete || strings.Contains(pe.Text, "must be followed by")
 }
 

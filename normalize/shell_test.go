@@ -833,3 +833,10 @@ func TestShellCorpus(t *testing.T) {
 		}
 	}
 }
+
+func TestUnclosedQuoteKeepsItsWords(t *testing.T) {
+	a, b := ParseShell("echo Let's try A"), ParseShell("echo Let's try B")
+	require.False(t, a.Parsed)
+	require.NotEqual(t, a.Commands[0].Args, b.Commands[0].Args)
+	require.Equal(t, "echo", a.Commands[0].Verb)
+}

@@ -194,15 +194,15 @@ func explainShell(e *explanation, fps []string, eff effective, call loopbreaker.
 	if _, ok := call.Args["command"]; !ok {
 		key = "cmd"
 	}
+	sh, raw, ok := fingerprint.ParseCommand(call.Tool, call.Args[key])
 	switch c := call.Args[key].(type) {
 	case string:
-		raw = c
-		if lower := strings.ToLower(call.Tool); lower == "pwsh" || lower == "powershell" {
-			sh = normalize.ParsePlain(c)
+		if fingerprint.IsInterfaceEdit(c) {
+			first, _, _ := strings.Cut(c, "\n")
+			segs = splitSegments(first, 0)
 		} else {
-			sh = normalize.ParseShell(c)
+			segs = splitSegments(c, 0)
 		}
-		segs = splitSegments(c, 0)
 	case []any:
 		var argv []string
 		for _, w := range c {
@@ -210,9 +210,10 @@ func explainShell(e *explanation, fps []string, eff effective, call loopbreaker.
 				argv = append(argv, s)
 			}
 		}
-		raw = strings.Join(argv, " ")
-		sh = normalize.ParseArgv(argv)
 		segs = expandPayloads([][]string{argv}, 0)
+	}
+	switch {
+	case ok:
 	default:
 		e.head = append(e.head, fmt.Sprintf("%s is a shell tool, but its call has no \"command\" or \"cmd\" string or list: only exact: is counted.", call.Tool))
 		return nil
@@ -308,8 +309,11 @@ func explainCmd(e *explanation, fp string, sh normalize.Shell, segs [][]string, 
 	if files := redirected(kept, sh.Sinks); len(files) > 0 {
 		e.add(fp, "output files of redirections added: >%s", strings.Join(files, " >"))
 	}
-	if strings.Contains(raw, "<<") {
+	switch {
+	case strings.Contains(raw, "<<"):
 		e.add(fp, "here-document: the whole command line stands as its hash, <<#%x", fingerprint.Hash(raw))
+	case fingerprint.IsInterfaceEdit(raw):
+		e.add(fp, "edit block: only its first line is parsed; the whole command stands as its hash, <<#%x", fingerprint.Hash(raw))
 	}
 }
 
@@ -327,30 +331,9 @@ func redirected(kept []normalize.SimpleCommand, sinks []string) []string {
 }
 
 // render writes commands the way cmd: fingerprints show them, so that
-// explainCmd can check its account against the fingerprint. It mirrors the
-// fingerprint package's rendering (which is not exported);
-// TestExplainCorpus checks that the two agree on every shell call of the
-// corpus.
+// explainCmd can check its account against the fingerprint.
 func render(cmds []normalize.SimpleCommand, sinks []string, raw string) string {
-	var sb strings.Builder
-	for i, c := range cmds {
-		if i > 0 {
-			sb.WriteString(" ; ")
-		}
-		sb.WriteString(c.Verb)
-		for _, w := range normalize.StripVolatile(c.Verb, c.Args) {
-			sb.WriteByte(' ')
-			writeWord(&sb, w)
-		}
-	}
-	for _, s := range redirected(cmds, sinks) {
-		sb.WriteString(" >")
-		writeWord(&sb, s)
-	}
-	if strings.Contains(raw, "<<") {
-		fmt.Fprintf(&sb, " <<#%x", fingerprint.Hash(raw))
-	}
-	return sb.String()
+	return fingerprint.CommandText(normalize.Shell{Commands: cmds, Sinks: sinks}, raw)
 }
 
 // writeWord writes w as cmd: shows it: single-quoted when it is empty or
