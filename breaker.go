@@ -2,6 +2,7 @@ package loopbreaker
 
 import (
 	"reflect"
+	"sync"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -49,6 +50,7 @@ func New(cfg Config) (*Breaker, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	raw := cfg
 	cfg = cfg.withDefaults()
 	b := &Breaker{
 		cfg:     cfg,
@@ -57,14 +59,11 @@ func New(cfg Config) (*Breaker, error) {
 		fpLimit: map[uint64]int{},
 		clock:   time.Now,
 	}
-	b.analyzer = fingerprint.New(fingerprint.Options{
-		IgnoreArgs:  cfg.IgnoreArgs,
-		HostAliases: cfg.HostAliases,
-		ShellTools:  cfg.ShellTools,
-		ChangeTools: cfg.ChangeTools,
-		LocalAllow:  cfg.LocalHosts == LocalAllow,
-		SinkAlways:  cfg.Strict,
-	})
+	if raw.IgnoreArgs == nil && raw.HostAliases == nil && raw.ShellTools == nil && raw.ChangeTools == nil {
+		b.analyzer = defaultAnalyzer().Fork(cfg.LocalHosts == LocalAllow, cfg.Strict)
+	} else {
+		b.analyzer = fingerprint.New(analyzerOptions(cfg))
+	}
 	b.analyzeFn = b.analyzer.Analyze
 	for k := range b.kindLimit {
 		b.kindLimit[k] = Off
@@ -79,6 +78,24 @@ func New(cfg Config) (*Breaker, error) {
 	b.agents = newAgents(cfg.MaxAgents, cfg.IdleTimeout, cfg.Window, func() uint64 { return b.turns.Add(1) })
 	return b, nil
 }
+
+// analyzerOptions are the fingerprint options of a configuration with its
+// defaults applied.
+func analyzerOptions(cfg Config) fingerprint.Options {
+	return fingerprint.Options{
+		IgnoreArgs:  cfg.IgnoreArgs,
+		HostAliases: cfg.HostAliases,
+		ShellTools:  cfg.ShellTools,
+		ChangeTools: cfg.ChangeTools,
+		LocalAllow:  cfg.LocalHosts == LocalAllow,
+		SinkAlways:  cfg.Strict,
+	}
+}
+
+// defaultAnalyzer compiles the default fingerprint options once.
+var defaultAnalyzer = sync.OnceValue(func() *fingerprint.Analyzer {
+	return fingerprint.New(analyzerOptions(Config{}.withDefaults()))
+})
 
 // limitOf returns the cap of one fingerprint: its own entry in Limits, else
 // its kind's, else Off.
@@ -430,7 +447,7 @@ func (b *Breaker) Fingerprints(call Call) []string {
 	for i, p := range an.Prints {
 		out[i] = p.Text
 	}
-	// The analysis keeps a cut exact: text; give the whole one.
+	// The analysis keeps no exact: text; write the whole one.
 	out[0] = b.analyzer.ExactText(call.Tool, call.Args, 0)
 	return out
 }

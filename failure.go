@@ -138,6 +138,9 @@ func (b *Breaker) failed(an *fingerprint.Analysis, res Result) bool {
 		return true
 	case res.IsError:
 		return true
+	case res.ExitCode != nil:
+		// A known exit code of 0 outweighs what the text seems to say.
+		return false
 	}
 	return an.Class == fingerprint.Shell && failureText(res.Text)
 }
@@ -176,11 +179,14 @@ func failureText(text string) bool {
 // not make one error look like another; the numbers of an answer are its
 // content and are kept.
 func resultHash(text string, failed bool) uint64 {
+	if !failed {
+		return fingerprint.Hash(text)
+	}
 	h := uint64(14695981039346656037)
 	digits := false
 	for i := 0; i < len(text); i++ {
 		c := text[i]
-		if failed && c >= '0' && c <= '9' {
+		if c >= '0' && c <= '9' {
 			if digits {
 				continue
 			}

@@ -50,7 +50,8 @@ type Analysis struct {
 	Class Class
 	// Prints are the call's fingerprints: exact first, then cmd, net, site,
 	// sink, family and verb, each kind in order of appearance, without
-	// duplicates.
+	// duplicates. The exact: fingerprint has its hash but no text; write it
+	// with [Analyzer.ExactText] when it is needed.
 	Prints []Fingerprint
 	// URLs counts the distinct URLs the call mentions (at most maxURLs).
 	URLs int
@@ -64,8 +65,8 @@ type Analysis struct {
 	// tool, or a shell command that writes a file or runs a command that
 	// changes files.
 	Writes bool
-	// Summary is a short readable form of the call (its command, URL or
-	// arguments), at most summaryBytes long.
+	// Summary is a short readable form of a shell or URL tool's call (its
+	// command or URL), at most summaryBytes long; empty for other tools.
 	Summary string
 
 	// Action identifies the action for failure streaks: the hash of the
@@ -136,6 +137,22 @@ func New(opts Options) *Analyzer {
 	return a
 }
 
+// Fork returns an Analyzer with a's compiled options and an empty memo of
+// its own, changing only the two switches. Compiling options takes more
+// time than creating a breaker otherwise does, so a breaker with the
+// default options forks one compiled analyzer.
+func (a *Analyzer) Fork(localAllow, sinkAlways bool) *Analyzer {
+	return &Analyzer{
+		decoysAll:  a.decoysAll,
+		decoysTool: a.decoysTool,
+		aliases:    a.aliases,
+		shellTools: a.shellTools,
+		change:     a.change,
+		localAllow: localAllow,
+		sinkAlways: sinkAlways,
+	}
+}
+
 func lowerSet(names []string) map[string]bool {
 	set := make(map[string]bool, len(names))
 	for _, n := range names {
@@ -143,11 +160,6 @@ func lowerSet(names []string) map[string]bool {
 	}
 	return set
 }
-
-// exactTextMax bounds the canonical arguments kept in the exact: text of an
-// analysis, which serves summaries; [Analyzer.ExactText] writes more. The
-// hash always covers the whole call.
-const exactTextMax = 256
 
 // decoys is the decoy set of one call: the "*" list and the tool's own, and,
 // for observation keys, the arguments that choose a position in a file.
@@ -195,7 +207,9 @@ func exactText(tool string, args map[string]any, skip func(string) bool, limit i
 func (a *Analyzer) analyze(tool, lower string, args map[string]any, d *decoys, key sum128) *Analysis {
 	an := &Analysis{Tool: tool, Verb: tool}
 	var b builder
-	b.prints = append(b.prints, Fingerprint{Kind: Exact, Text: exactText(tool, args, d.skip, exactTextMax), Hash: key.a})
+	// The exact: text is written only on demand (ExactText): most calls are
+	// never quoted, and their arguments can be long.
+	b.prints = append(b.prints, Fingerprint{Kind: Exact, Hash: key.a})
 	an.Action = key.a
 
 	switch {
@@ -205,8 +219,6 @@ func (a *Analyzer) analyze(tool, lower string, args map[string]any, d *decoys, k
 	case isURLTool(lower):
 		an.Class = URLTool
 		a.urlToolPrints(an, &b, args)
-	default:
-		an.Summary = clip(strings.TrimPrefix(b.prints[0].Text, "exact:"+tool+":"))
 	}
 	if a.change[lower] && !isViewCommand(args) {
 		an.Writes = true

@@ -56,9 +56,8 @@ func KindOf(fingerprint string) (Kind, bool) {
 // fingerprint with empty text; Analyze never returns one.
 type Fingerprint struct {
 	Kind Kind
-	// Text is the readable fingerprint, prefix included. The exact: text
-	// kept in an [Analysis] is cut short after a few hundred bytes (see
-	// [Analyzer.ExactText] for more).
+	// Text is the readable fingerprint, prefix included. An [Analysis]
+	// leaves the exact: text empty (see [Analyzer.ExactText]).
 	Text string
 	// Hash identifies the fingerprint, stably across processes: Hash(Text)
 	// for every kind but exact:, whose hash is computed from the call itself

@@ -22,35 +22,33 @@ var positionArgs = map[string]bool{
 	"line": true, "lines": true, "max_lines": true,
 }
 
-// observeShell returns the observation key text of a parsed command line: the
-// question it asks, whatever the spelling. Each command that is not
-// navigation, and not a filter after the first, contributes its verb and its
-// arguments with volatile flags removed, paths cleaned and the order sorted,
-// so that reordered flags, "./x" against "x" and "cd X &&" prefixes fold
-// together.
-func observeShell(sh normalize.Shell) string {
-	var sb strings.Builder
+// observeShell returns the observation key of a parsed command line: the
+// hash of the question it asks, whatever the spelling. Each command that is
+// not navigation, and not a filter after the first, contributes its verb and
+// its arguments with volatile flags removed, paths cleaned and the order
+// sorted, so that reordered flags, "./x" against "x" and "cd X &&" prefixes
+// fold together.
+func observeShell(sh normalize.Shell) uint64 {
+	var h hasher
+	h.init(seedA^0x6f6273, seedB)
 	kept := 0
 	for _, c := range sh.Commands {
 		if navigationVerbs[c.Verb] || (kept > 0 && filterVerbs[c.Verb]) {
 			continue
 		}
-		if kept > 0 {
-			sb.WriteString(" ; ")
-		}
 		kept++
-		sb.WriteString(c.Verb)
+		h.word(tagArray)
+		h.str(c.Verb)
 		args := normalize.StripVolatile(c.Verb, c.Args)
 		for i, w := range args {
 			args[i] = cleanPathWord(w)
 		}
 		slices.Sort(args)
 		for _, w := range slices.Compact(args) {
-			sb.WriteByte(' ')
-			writeWord(&sb, w)
+			h.str(w)
 		}
 	}
-	return sb.String()
+	return h.sum().a
 }
 
 // cleanPathWord cleans words that look like relative or absolute paths

@@ -64,7 +64,7 @@ func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[
 		b.add(Cmd, "cmd:"+text)
 		an.Action = Hash("cmd:" + text)
 	}
-	an.Observe = Hash("obs:" + observeShell(sh))
+	an.Observe = observeShell(sh)
 	for _, c := range sh.Commands {
 		if !navigationVerbs[c.Verb] {
 			an.Verb = c.Verb

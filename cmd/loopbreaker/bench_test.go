@@ -69,24 +69,48 @@ func loadCorpus(tb testing.TB) (traces [][]trace.Event, calls int) {
 
 // BenchmarkReplayCorpus replays the whole shared corpus, each trace through
 // a fresh Breaker at the comparison settings, as the JavaScript reference's
-// --bench mode does, and reports the time per call.
+// --bench mode does, and reports the time per call. "check" does what the
+// reference's replay does (user turns and checks); "record" also hands every
+// allowed call's result to Record, as a host does.
 func BenchmarkReplayCorpus(b *testing.B) {
 	traces, calls := loadCorpus(b)
 	cfg := seedConfig(b)
-	b.ReportAllocs()
-	rounds := 0
-	for b.Loop() {
-		for _, events := range traces {
-			br, err := loopbreaker.New(cfg)
-			if err != nil {
-				b.Fatal(err)
+	b.Run("check", func(b *testing.B) {
+		b.ReportAllocs()
+		rounds := 0
+		for b.Loop() {
+			for _, events := range traces {
+				br, err := loopbreaker.New(cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, ev := range events {
+					if ev.User {
+						br.UserTurn(ev.Agent)
+						continue
+					}
+					br.Check(ev.Agent, ev.Call)
+				}
 			}
-			trace.Replay(br, events, false, nil)
+			rounds++
 		}
-		rounds++
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(rounds*calls), "ns/call")
-	b.ReportMetric(float64(calls), "calls")
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(rounds*calls), "ns/call")
+	})
+	b.Run("record", func(b *testing.B) {
+		b.ReportAllocs()
+		rounds := 0
+		for b.Loop() {
+			for _, events := range traces {
+				br, err := loopbreaker.New(cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				trace.Replay(br, events, false, nil)
+			}
+			rounds++
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(rounds*calls), "ns/call")
+	})
 }
 
 // memoryAgents is the number of agents BenchmarkAgentMemory holds at once.
