@@ -206,7 +206,7 @@ func exactText(tool string, args map[string]any, skip func(string) bool, limit i
 
 func (a *Analyzer) analyze(tool, lower string, args map[string]any, d *decoys, key sum128) *Analysis {
 	an := &Analysis{Tool: tool, Verb: tool}
-	var b builder
+	b := builder{prints: make([]Fingerprint, 0, 8)}
 	// The exact: text is written only on demand (ExactText): most calls are
 	// never quoted, and their arguments can be long.
 	b.prints = append(b.prints, Fingerprint{Kind: Exact, Hash: key.a})

@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"math"
 	"math/bits"
-	"reflect"
 	"slices"
 	"strconv"
+	"unsafe"
 
 	"github.com/loopbreaker/loopbreaker/normalize"
 )
@@ -93,33 +93,35 @@ const (
 // (normalize.AppendCanonical) without writing that JSON: object members are
 // hashed one by one and summed, so key order needs no sort; strings are
 // hashed raw, with no escaping. It applies the same depth, node and cycle
-// limits.
+// limits. Hashers are passed by value, so that hashing allocates nothing.
 type argsHasher struct {
-	nodes int
-	path  []uintptr
-	num   [32]byte
+	nodes   int
+	path    []uintptr
+	pathBuf [16]uintptr
+	num     [32]byte
 }
 
 // callKey hashes a tool and its arguments without the skipped top-level
 // keys.
 func callKey(tool string, args map[string]any, d *decoys) sum128 {
 	var e argsHasher
+	e.path = e.pathBuf[:0]
 	var h hasher
 	h.init(seedA, seedB)
 	h.str(tool)
 	if args == nil {
 		h.word(tagNull)
 	} else {
-		e.object(&h, args, 0, d)
+		h = e.object(h, args, 0, d)
 	}
 	return h.sum()
 }
 
-func (e *argsHasher) value(h *hasher, v any, depth int) {
+func (e *argsHasher) value(h hasher, v any, depth int) hasher {
 	e.nodes++
 	if depth > normalize.MaxDepth || e.nodes > normalize.MaxNodes {
 		h.word(tagCut)
-		return
+		return h
 	}
 	switch x := v.(type) {
 	case nil:
@@ -141,20 +143,21 @@ func (e *argsHasher) value(h *hasher, v any, depth int) {
 		}
 		h.str(string(x))
 	case float64:
-		e.float(h, x)
+		h = e.float(h, x)
 	case int:
 		h.word(tagNumber)
 		h.str(string(strconv.AppendInt(e.num[:0], int64(x), 10)))
 	case map[string]any:
-		e.object(h, x, depth, nil)
+		h = e.object(h, x, depth, nil)
 	case []any:
-		if e.enter(h, reflect.ValueOf(x)) {
-			return
+		if e.enter(uintptr(unsafe.Pointer(unsafe.SliceData(x)))) {
+			h.word(tagCut)
+			return h
 		}
 		h.word(tagArray)
 		h.word(uint64(len(x)))
 		for _, item := range x {
-			e.value(h, item, depth+1)
+			h = e.value(h, item, depth+1)
 		}
 		e.leave()
 	default:
@@ -162,25 +165,28 @@ func (e *argsHasher) value(h *hasher, v any, depth int) {
 		h.word(tagOther)
 		h.str(string(normalize.AppendCanonical(nil, v, nil)))
 	}
+	return h
 }
 
-func (e *argsHasher) float(h *hasher, f float64) {
+func (e *argsHasher) float(h hasher, f float64) hasher {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		h.word(tagString)
 		h.str(strconv.FormatFloat(f, 'g', -1, 64))
-		return
+		return h
 	}
 	h.word(tagNumber)
 	if f == math.Trunc(f) && math.Abs(f) < 1e21 {
 		h.str(string(strconv.AppendFloat(e.num[:0], f, 'f', -1, 64)))
-		return
+		return h
 	}
 	h.str(string(strconv.AppendFloat(e.num[:0], f, 'g', -1, 64)))
+	return h
 }
 
-func (e *argsHasher) object(h *hasher, m map[string]any, depth int, d *decoys) {
-	if e.enter(h, reflect.ValueOf(m)) {
-		return
+func (e *argsHasher) object(h hasher, m map[string]any, depth int, d *decoys) hasher {
+	if e.enter(mapAddr(m)) {
+		h.word(tagCut)
+		return h
 	}
 	var sumA, sumB uint64
 	n := 0
@@ -191,7 +197,7 @@ func (e *argsHasher) object(h *hasher, m map[string]any, depth int, d *decoys) {
 		var member hasher
 		member.init(seedB, seedA)
 		member.str(k)
-		e.value(&member, v, depth+1)
+		member = e.value(member, v, depth+1)
 		s := member.sum()
 		sumA += s.a
 		sumB += s.b
@@ -202,12 +208,18 @@ func (e *argsHasher) object(h *hasher, m map[string]any, depth int, d *decoys) {
 	h.word(sumA)
 	h.word(sumB)
 	e.leave()
+	return h
 }
 
-func (e *argsHasher) enter(h *hasher, v reflect.Value) bool {
-	p := v.Pointer()
+// mapAddr returns the address of a map's data, which identifies it.
+func mapAddr(m map[string]any) uintptr {
+	return uintptr(*(*unsafe.Pointer)(unsafe.Pointer(&m)))
+}
+
+// enter records a container on the path; it reports true when the container
+// is already on it, which means the value contains itself.
+func (e *argsHasher) enter(p uintptr) bool {
 	if p != 0 && slices.Contains(e.path, p) {
-		h.word(tagCut)
 		return true
 	}
 	e.path = append(e.path, p)

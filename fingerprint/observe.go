@@ -28,18 +28,19 @@ var positionArgs = map[string]bool{
 // its arguments with volatile flags removed, paths cleaned and the order
 // sorted, so that reordered flags, "./x" against "x" and "cd X &&" prefixes
 // fold together.
-func observeShell(sh normalize.Shell) uint64 {
+func observeShell(sh normalize.Shell, stripped [][]string) uint64 {
 	var h hasher
 	h.init(seedA^0x6f6273, seedB)
 	kept := 0
-	for _, c := range sh.Commands {
+	var buf [16]string
+	for ci, c := range sh.Commands {
 		if navigationVerbs[c.Verb] || (kept > 0 && filterVerbs[c.Verb]) {
 			continue
 		}
 		kept++
 		h.word(tagArray)
 		h.str(c.Verb)
-		args := normalize.StripVolatile(c.Verb, c.Args)
+		args := append(buf[:0], stripped[ci]...)
 		for i, w := range args {
 			args[i] = cleanPathWord(w)
 		}

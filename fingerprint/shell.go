@@ -60,11 +60,15 @@ func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[
 	}
 	an.Fetch = fetchVerb || len(urls) > 0
 
-	if text := CommandText(sh, raw); text != "" {
+	stripped := make([][]string, len(sh.Commands))
+	for i, c := range sh.Commands {
+		stripped[i] = normalize.StripVolatile(c.Verb, c.Args)
+	}
+	if text := commandText(sh, stripped, raw); text != "" {
 		b.add(Cmd, "cmd:"+text)
 		an.Action = Hash("cmd:" + text)
 	}
-	an.Observe = observeShell(sh)
+	an.Observe = observeShell(sh, stripped)
 	for _, c := range sh.Commands {
 		if !navigationVerbs[c.Verb] {
 			an.Verb = c.Verb
@@ -188,22 +192,35 @@ func firstOf(args map[string]any, keys ...string) any {
 // words quoted where they need it, the output files of redirections added,
 // and a here-document or edit block as the hash of the whole line.
 func CommandText(sh normalize.Shell, raw string) string {
-	keep := sh.Commands[:0:0]
-	for _, c := range sh.Commands {
+	stripped := make([][]string, len(sh.Commands))
+	for i, c := range sh.Commands {
+		stripped[i] = normalize.StripVolatile(c.Verb, c.Args)
+	}
+	return commandText(sh, stripped, raw)
+}
+
+// commandText is CommandText with each command's arguments already
+// stripped of volatile flags.
+func commandText(sh normalize.Shell, stripped [][]string, raw string) string {
+	keep := make([]int, 0, len(sh.Commands))
+	for i, c := range sh.Commands {
 		if !waitVerbs[c.Verb] {
-			keep = append(keep, c)
+			keep = append(keep, i)
 		}
 	}
 	if len(keep) == 0 {
-		keep = sh.Commands
+		for i := range sh.Commands {
+			keep = append(keep, i)
+		}
 	}
 	var sb strings.Builder
-	for i, c := range keep {
-		if i > 0 {
+	sb.Grow(min(len(raw), 256) + 16)
+	for n, i := range keep {
+		if n > 0 {
 			sb.WriteString(" ; ")
 		}
-		sb.WriteString(c.Verb)
-		for _, w := range normalize.StripVolatile(c.Verb, c.Args) {
+		sb.WriteString(sh.Commands[i].Verb)
+		for _, w := range stripped[i] {
 			sb.WriteByte(' ')
 			writeWord(&sb, w)
 		}
@@ -212,7 +229,7 @@ func CommandText(sh normalize.Shell, raw string) string {
 	// such as curl's -o is already among the words), and so is the body of
 	// a here-document, which the commands above do not show.
 	for _, s := range sh.Sinks {
-		if !slices.ContainsFunc(keep, func(c normalize.SimpleCommand) bool { return slices.Contains(c.Args, s) }) {
+		if !slices.ContainsFunc(keep, func(i int) bool { return slices.Contains(sh.Commands[i].Args, s) }) {
 			sb.WriteString(" >")
 			writeWord(&sb, s)
 		}
