@@ -2,9 +2,9 @@ package loopbreaker
 
 import (
 	"reflect"
-	"sync"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
