@@ -183,3 +183,9 @@ func FuzzAnalyze(f *testing.F) {
 		}
 	})
 }
+
+func TestBlockHashFoldsWhiteSpace(t *testing.T) {
+	require.Equal(t, BlockHash("edit 1:1\nclass A {\n    x = 1\n}\nend_of_edit"), BlockHash("edit 1:1\nclass A {  \n\tx = 1\n}\nend_of_edit\n"))
+	require.NotEqual(t, BlockHash("edit 1:1\nx = 1\nend_of_edit"), BlockHash("edit 1:1\nx = 2\nend_of_edit"))
+	require.NotEqual(t, BlockHash("ab"), BlockHash("a b"))
+}

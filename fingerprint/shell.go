@@ -162,6 +162,44 @@ func ParseCommand(tool string, command any) (sh normalize.Shell, raw string, ok 
 	return normalize.Shell{}, "", false
 }
 
+// BlockHash hashes a command line that carries a text block (a here-document
+// or an edit block) with every run of white space folded to one space, so
+// that a block re-sent with other indentation or trailing spaces is the
+// same action.
+func BlockHash(raw string) uint64 {
+	var h hasher
+	h.init(seedA, seedB^0x626c6f636b)
+	var w uint64
+	n := 0
+	space := false
+	flush := func() {
+		h.word(w)
+		w, n = 0, 0
+	}
+	add := func(c byte) {
+		w |= uint64(c) << (8 * n)
+		if n++; n == 8 {
+			flush()
+		}
+	}
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; c {
+		case ' ', '\t', '\n', '\r', '\v', '\f':
+			space = true
+		default:
+			if space {
+				add(' ')
+				space = false
+			}
+			add(c)
+		}
+	}
+	if n > 0 {
+		flush()
+	}
+	return h.sum().a
+}
+
 // IsInterfaceEdit reports whether a command is a multi-line edit command of
 // an agent-computer interface run through the shell tool (SWE-agent's
 // "edit 10:12\n<text>\nend_of_edit", "insert", "append"): its text block is
@@ -236,7 +274,7 @@ func commandText(sh normalize.Shell, stripped [][]string, raw string) string {
 	}
 	if strings.Contains(raw, "<<") || IsInterfaceEdit(raw) {
 		sb.WriteString(" <<#")
-		sb.WriteString(strconv.FormatUint(Hash(raw), 16))
+		sb.WriteString(strconv.FormatUint(BlockHash(raw), 16))
 	}
 	return sb.String()
 }

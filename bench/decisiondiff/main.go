@@ -24,6 +24,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/loopbreaker/loopbreaker/fingerprint"
 	"github.com/loopbreaker/loopbreaker/normalize"
 )
 
@@ -295,6 +296,8 @@ func (c *classifier) classify(d disagreement) (string, string) {
 		return command, "loopbreaker only: unexplained (" + strings.Join(sortedKinds(kinds), ",") + ")"
 	}
 	switch {
+	case fingerprint.IsInterfaceEdit(command):
+		return command, "reference only: an edit block of an agent-computer interface read as shell words"
 	case kinds["cmd"] && hasGlobalVolatile(sh):
 		return command, "reference only: cmd: strips curl's options (-m, -s, ...) from every command"
 	case kinds["sink"] && !sinkKnown(sh, d.hits):
