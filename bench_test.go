@@ -78,3 +78,29 @@ func BenchmarkCheckParallel(b *testing.B) {
 		}
 	})
 }
+
+// TestSteadyStateAllocations checks that an allowed call seen before is
+// decided without allocating: the analysis comes from the memo, the window
+// stores hashes, and the keys are built on the stack.
+func TestSteadyStateAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	b, err := New(Config{WarnMargin: Off})
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := Call{Tool: "read", Args: map[string]any{"file_path": "/workspace/src/main.go", "offset": 120}}
+	b.Check("A", call)
+	i := 0
+	allocs := testing.AllocsPerRun(200, func() {
+		if i%4 == 0 {
+			b.UserTurn("A")
+		}
+		i++
+		b.Check("A", call)
+	})
+	if allocs > 0 {
+		t.Fatalf("a repeated call allocates %.1f times per Check; want none", allocs)
+	}
+}

@@ -221,7 +221,8 @@ func (b *Breaker) decide(agent string, st *agentState, an *fingerprint.Analysis,
 		}
 	}
 	if len(hits) == 0 {
-		b.commit(st, an, b.keys(an))
+		var buf [16]window.Key
+		b.commit(st, an, b.appendKeys(buf[:0], an))
 		return Decision{Verdict: Allow, Advice: b.advice(warn)}
 	}
 	if b.cfg.LocalHosts == LocalAsk && an.Local && !st.declined && allTargets(an, hits) {
@@ -275,11 +276,15 @@ func allTargets(an *fingerprint.Analysis, hits []Hit) bool {
 
 // keys returns the window keys of every fingerprint of a call.
 func (b *Breaker) keys(an *fingerprint.Analysis) []window.Key {
-	keys := make([]window.Key, len(an.Prints))
-	for i, p := range an.Prints {
-		keys[i] = b.key(an, p)
+	return b.appendKeys(make([]window.Key, 0, len(an.Prints)), an)
+}
+
+// appendKeys appends the window keys of every fingerprint of a call to dst.
+func (b *Breaker) appendKeys(dst []window.Key, an *fingerprint.Analysis) []window.Key {
+	for _, p := range an.Prints {
+		dst = append(dst, b.key(an, p))
 	}
-	return keys
+	return dst
 }
 
 func (b *Breaker) key(an *fingerprint.Analysis, p fingerprint.Fingerprint) window.Key {
@@ -473,9 +478,15 @@ func (b *Breaker) emit(agent, tool string, d Decision, start time.Time) {
 	b.cfg.OnDecision(Event{Agent: agent, Tool: tool, Verdict: d.Verdict, Hits: d.Hits, Duration: b.clock().Sub(start)})
 }
 
-// Stats counts what a Breaker has done since it was created.
+// Stats counts what a Breaker has done since it was created. The zero Stats
+// counts nothing.
 type Stats struct {
-	Checks, Allowed, Denied, Asked, Stopped uint64
+	// Checks counts calls to Check, excluded tools included.
+	Checks uint64
+	// Allowed, Denied, Asked and Stopped count the verdicts of Check and
+	// Resolve (an Ask later resolved counts once as asked and once more as
+	// allowed or denied).
+	Allowed, Denied, Asked, Stopped uint64
 	// Faults counts calls whose fingerprinting panicked (and were allowed).
 	Faults uint64
 	// Agents is the number of agents whose state is held now.

@@ -15,7 +15,9 @@ import (
 // The zero Call (no tool name, no arguments) is valid and is checked like any
 // other. A Call is a plain value: the breaker never modifies its Args.
 type Call struct {
+	// Tool is the tool's name as the model called it.
 	Tool string
+	// Args are the call's arguments; nil means none.
 	Args map[string]any
 }
 

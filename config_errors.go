@@ -18,9 +18,9 @@ import (
 // The zero FieldError has no meaning. A FieldError is immutable once
 // returned, so it is safe to share between goroutines.
 type FieldError struct {
-	Field  string
-	Value  any
-	Reason string
+	Field  string // the Go field path, such as Limits["exact"]
+	Value  any    // the invalid value
+	Reason string // what a valid value is
 }
 
 // Error formats e as "loopbreaker: <Field>: <Reason> (got <Value>)", for

@@ -2,6 +2,8 @@ package loopbreaker_test
 
 import (
 	"fmt"
+	"log/slog"
+	"os"
 	"strings"
 
 	"github.com/loopbreaker/loopbreaker"
@@ -103,4 +105,34 @@ func ExampleLoadConfig() {
 	// Output:
 	// true
 	// <nil> 30 true
+}
+
+// OnDecision receives every decision after the breaker's locks are
+// released; here it logs the interruptions with log/slog.
+func ExampleConfig_onDecision() {
+	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey || a.Key == "took" {
+				return slog.Attr{} // keep the output stable
+			}
+			return a
+		},
+	}))
+	b, _ := loopbreaker.New(loopbreaker.Config{OnDecision: func(e loopbreaker.Event) {
+		if e.Verdict == loopbreaker.Allow {
+			return
+		}
+		hits := make([]string, len(e.Hits))
+		for i, h := range e.Hits {
+			hits[i] = h.String()
+		}
+		logger.Warn("tool call interrupted", "agent", e.Agent, "tool", e.Tool,
+			"verdict", e.Verdict, "hits", strings.Join(hits, ", "), "took", e.Duration)
+	}})
+	call := loopbreaker.Call{Tool: "read", Args: map[string]any{"file_path": "/w/a.go", "offset": 40}}
+	for range 5 {
+		b.Check("agent-7", call)
+	}
+	// Output:
+	// level=WARN msg="tool call interrupted" agent=agent-7 tool=read verdict=deny hits="exact:read:{\"file_path\":\"/w/a.go\",\"offset\":40} 5/5"
 }

@@ -95,17 +95,19 @@ const (
 // hashed raw, with no escaping. It applies the same depth, node and cycle
 // limits. Hashers are passed by value, so that hashing allocates nothing.
 type argsHasher struct {
-	nodes   int
-	path    []uintptr
-	pathBuf [16]uintptr
-	num     [32]byte
+	nodes int
+	// path holds the containers on the way to the current value (the first
+	// n of them; deeper ones count in over), to cut cycles short.
+	path [32]uintptr
+	n    int
+	over int
+	num  [32]byte
 }
 
 // callKey hashes a tool and its arguments without the skipped top-level
 // keys.
 func callKey(tool string, args map[string]any, d *decoys) sum128 {
 	var e argsHasher
-	e.path = e.pathBuf[:0]
 	var h hasher
 	h.init(seedA, seedB)
 	h.str(tool)
@@ -219,11 +221,23 @@ func mapAddr(m map[string]any) uintptr {
 // enter records a container on the path; it reports true when the container
 // is already on it, which means the value contains itself.
 func (e *argsHasher) enter(p uintptr) bool {
-	if p != 0 && slices.Contains(e.path, p) {
+	if p != 0 && slices.Contains(e.path[:e.n], p) {
 		return true
 	}
-	e.path = append(e.path, p)
+	if e.n < len(e.path) {
+		e.path[e.n] = p
+		e.n++
+	} else {
+		// Beyond the tracked path, MaxDepth still bounds a cycle.
+		e.over++
+	}
 	return false
 }
 
-func (e *argsHasher) leave() { e.path = e.path[:len(e.path)-1] }
+func (e *argsHasher) leave() {
+	if e.over > 0 {
+		e.over--
+	} else {
+		e.n--
+	}
+}

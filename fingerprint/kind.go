@@ -55,6 +55,7 @@ func KindOf(fingerprint string) (Kind, bool) {
 // Fingerprint is one fingerprint of a call. The zero Fingerprint is an exact:
 // fingerprint with empty text; Analyze never returns one.
 type Fingerprint struct {
+	// Kind is the fingerprint's kind, the prefix of its text.
 	Kind Kind
 	// Text is the readable fingerprint, prefix included. An [Analysis]
 	// leaves the exact: text empty (see [Analyzer.ExactText]).

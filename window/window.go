@@ -5,8 +5,8 @@ import "iter"
 // Key is one committed fingerprint: its hash and flag bits whose meaning is
 // the caller's. The zero Key is a valid key with hash 0 and no flags.
 type Key struct {
-	Hash  uint64
-	Flags uint8
+	Hash  uint64 // the fingerprint's hash
+	Flags uint8  // the caller's flag bits, for Forget
 }
 
 // Window is a ring of the last Size calls' keys. The zero Window has size 0

@@ -40,12 +40,14 @@ type Event struct {
 
 // LineError is a malformed trace line, skipped by [Read].
 type LineError struct {
-	Line int // 0-based
-	Err  error
+	Line int   // 0-based
+	Err  error // what is wrong with it
 }
 
+// Error returns "line N: ..." with N counted from 1, as an editor shows it.
 func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line+1, e.Err) }
 
+// Unwrap returns the underlying error.
 func (e *LineError) Unwrap() error { return e.Err }
 
 // maxLine bounds one trace line.

@@ -1,0 +1,5 @@
+//go:build race
+
+package loopbreaker
+
+const raceEnabled = true
