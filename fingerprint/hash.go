@@ -49,9 +49,23 @@ func (h *hasher) word(w uint64) {
 
 func (h *hasher) str(s string) {
 	h.word(uint64(len(s)))
+	if len(s) >= 64 {
+		// Four independent lanes over 32-byte stripes keep the multipliers
+		// busy in parallel; they are folded into h afterwards.
+		v := [4]uint64{h.a, h.b, ^h.a, ^h.b}
+		for len(s) >= 32 {
+			v[0] = bits.RotateLeft64((v[0]^load64(s, 0))*mulA, 31)
+			v[1] = bits.RotateLeft64((v[1]^load64(s, 8))*mulB, 27)
+			v[2] = bits.RotateLeft64((v[2]^load64(s, 16))*mulA, 29)
+			v[3] = bits.RotateLeft64((v[3]^load64(s, 24))*mulB, 33)
+			s = s[32:]
+		}
+		for _, x := range v {
+			h.word(x)
+		}
+	}
 	for len(s) >= 8 {
-		h.word(uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56)
+		h.word(load64(s, 0))
 		s = s[8:]
 	}
 	if len(s) > 0 {
@@ -61,6 +75,13 @@ func (h *hasher) str(s string) {
 		}
 		h.word(w)
 	}
+}
+
+// load64 reads eight bytes of s at i, little-endian.
+func load64(s string, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
 }
 
 func (h *hasher) sum() sum128 {

@@ -170,35 +170,35 @@ func BlockHash(raw string) uint64 {
 	var h hasher
 	h.init(seedA, seedB^0x626c6f636b)
 	var w uint64
-	n := 0
+	n := uint(0)
 	space := false
-	flush := func() {
-		h.word(w)
-		w, n = 0, 0
-	}
-	add := func(c byte) {
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if asciiSpace[c] {
+			space = true
+			continue
+		}
+		if space {
+			w |= uint64(' ') << (8 * n)
+			if n++; n == 8 {
+				h.word(w)
+				w, n = 0, 0
+			}
+			space = false
+		}
 		w |= uint64(c) << (8 * n)
 		if n++; n == 8 {
-			flush()
-		}
-	}
-	for i := 0; i < len(raw); i++ {
-		switch c := raw[i]; c {
-		case ' ', '\t', '\n', '\r', '\v', '\f':
-			space = true
-		default:
-			if space {
-				add(' ')
-				space = false
-			}
-			add(c)
+			h.word(w)
+			w, n = 0, 0
 		}
 	}
 	if n > 0 {
-		flush()
+		h.word(w)
 	}
 	return h.sum().a
 }
+
+var asciiSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, '\v': true, '\f': true}
 
 // IsInterfaceEdit reports whether a command is a multi-line edit command of
 // an agent-computer interface run through the shell tool (SWE-agent's
