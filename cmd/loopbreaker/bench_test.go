@@ -75,7 +75,9 @@ func loadCorpus(tb testing.TB) (traces [][]trace.Event, calls int) {
 func BenchmarkReplayCorpus(b *testing.B) {
 	traces, calls := loadCorpus(b)
 	cfg := seedConfig(b)
-	b.Run("check", func(b *testing.B) {
+	// replay runs every trace through a fresh breaker, with replayTrace
+	// feeding it the trace's events, and reports the time per call.
+	replay := func(b *testing.B, replayTrace func(*loopbreaker.Breaker, []trace.Event)) {
 		b.ReportAllocs()
 		rounds := 0
 		for b.Loop() {
@@ -84,32 +86,27 @@ func BenchmarkReplayCorpus(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				for _, ev := range events {
-					if ev.User {
-						br.UserTurn(ev.Agent)
-						continue
-					}
-					br.Check(ev.Agent, ev.Call)
-				}
+				replayTrace(br, events)
 			}
 			rounds++
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(rounds*calls), "ns/call")
+	}
+	b.Run("check", func(b *testing.B) {
+		replay(b, func(br *loopbreaker.Breaker, events []trace.Event) {
+			for _, ev := range events {
+				if ev.User {
+					br.UserTurn(ev.Agent)
+					continue
+				}
+				br.Check(ev.Agent, ev.Call)
+			}
+		})
 	})
 	b.Run("record", func(b *testing.B) {
-		b.ReportAllocs()
-		rounds := 0
-		for b.Loop() {
-			for _, events := range traces {
-				br, err := loopbreaker.New(cfg)
-				if err != nil {
-					b.Fatal(err)
-				}
-				trace.Replay(br, events, false, nil)
-			}
-			rounds++
-		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(rounds*calls), "ns/call")
+		replay(b, func(br *loopbreaker.Breaker, events []trace.Event) {
+			trace.Replay(br, events, false, nil)
+		})
 	})
 }
 
