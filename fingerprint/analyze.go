@@ -69,9 +69,6 @@ type Analysis struct {
 	// command or URL), at most summaryBytes long; empty for other tools.
 	Summary string
 
-	// Action identifies the action for failure streaks: the hash of the
-	// cmd: fingerprint of a shell call, else of the exact: one.
-	Action uint64
 	// Observe identifies the question an observation asks, coarser than
 	// Action: reordered flags, cleaned paths and the position arguments of
 	// file tools (offset, limit, ...) fold together.
@@ -210,7 +207,6 @@ func (a *Analyzer) analyze(tool, lower string, args map[string]any, d *decoys, k
 	// The exact: text is written only on demand (ExactText): most calls are
 	// never quoted, and their arguments can be long.
 	b.prints = append(b.prints, Fingerprint{Kind: Exact, Hash: key.a})
-	an.Action = key.a
 
 	switch {
 	case a.shellTools[lower]:

@@ -66,7 +66,6 @@ func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[
 	}
 	if text := commandText(sh, stripped, raw); text != "" {
 		b.add(Cmd, "cmd:"+text)
-		an.Action = Hash("cmd:" + text)
 	}
 	an.Observe = observeShell(sh, stripped)
 	for _, c := range sh.Commands {
