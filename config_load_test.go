@@ -343,7 +343,7 @@ func TestConfigJSONRoundTrip(t *testing.T) {
 		"defaults": DefaultConfig(),
 		"tuned": {
 			Window:      30,
-			Limits:      map[string]int{"net": Off, "exact": 2, "verb:curl": 9, "exact:read /tmp/a b": 3},
+			Limits:      map[string]int{"net": Off, "exact": 2, "verb:curl": 9, "cmd:ls /tmp/a b": 3},
 			LocalHosts:  LocalAllow,
 			IgnoreArgs:  map[string][]string{"bash": {}, "web_fetch": {"why"}},
 			HostAliases: map[string]string{"Docs.Example.com": "Example.COM", "m.youtube.com": "m.youtube.com"},

@@ -242,7 +242,7 @@ func TestValidate(t *testing.T) {
 		{"limit each kind", Config{Limits: map[string]int{"exact": 2, "cmd": 3, "net": 4, "sink": 5, "site": 6}}, nil},
 		{"limit fingerprint", lim("family:http-fetch", 3), nil},
 		{"limit fingerprint with spaces", lim("cmd:git status", 3), nil},
-		{"limit exact path", lim("exact:read /tmp/x", 3), nil},
+		{"limit of one exact fingerprint", lim("exact:read /tmp/x", 3), []string{`Limits["exact:read /tmp/x"]`}},
 		{"limit empty key", lim("", 3), []string{`Limits[""]`}},
 		{"limit unknown kind", lim("bogus", 3), []string{`Limits["bogus"]`}},
 		{"limit kinds are lower-case", lim("Exact", 3), []string{`Limits["Exact"]`}},
