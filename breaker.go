@@ -38,6 +38,10 @@ type Breaker struct {
 	}
 }
 
+// minVerbAnswer is the length from which one program's output, repeated
+// word for word under changing arguments, counts as the same answer.
+const minVerbAnswer = 32
+
 // Window key flags.
 const (
 	// flagObservation marks the exact: and cmd: keys of a call that only
@@ -211,7 +215,7 @@ func (b *Breaker) decide(agent string, st *agentState, an *fingerprint.Analysis,
 		if l := b.kindLimit[fingerprint.Cmd]; l != Off {
 			verbLimit = l - 1
 		}
-		if sh, ok := st.hist.stale(an, fingerprint.Hash(an.Verb), b.cfg.FailLimit, verbLimit); ok {
+		if sh, ok := st.hist.stale(an, b.cfg.FailLimit, verbLimit); ok {
 			quoted := sh.quoted
 			if quoted == "" {
 				quoted = b.quote(st, nil)
@@ -406,8 +410,9 @@ func (b *Breaker) Record(agent string, call Call, res Result) {
 	r := record{
 		observe: an.Observe,
 		verb:    fingerprint.Hash(an.Verb),
+		subject: an.Subject,
 		result:  resultHash(res.Text, failed),
-		empty:   strings.TrimSpace(res.Text) == "",
+		size:    min(len(strings.TrimSpace(res.Text)), 255),
 		failed:  failed,
 	}
 	if failed {

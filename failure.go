@@ -18,8 +18,9 @@ type history struct {
 type record struct {
 	observe uint64 // Analysis.Observe
 	verb    uint64 // hash of Analysis.Verb
+	subject uint64 // Analysis.Subject
 	result  uint64 // hash of the result text, digit runs folded
-	empty   bool   // the result text was empty
+	size    int    // the length of the result text, white space trimmed, at most 255
 	failed  bool
 	text    string // preview of a failure's text, for the denial
 }
@@ -44,15 +45,20 @@ type staleHit struct {
 }
 
 // stale looks for a reason to deny a call in the agent's recorded results.
-// Three kinds of evidence count, all gathered since the workspace last
-// changed: the same question (the call's observation key) answered the same
-// way limit times in a row, success or failure; the same program giving the
-// same non-empty output verbLimit times in a row, whatever it was asked; and
-// a cycle of two or three questions whose answers do not change (A B A B
-// then A, or A B C A then B).
-func (h *history) stale(an *fingerprint.Analysis, verb uint64, limit, verbLimit int) (staleHit, bool) {
+// Four kinds of evidence count, all gathered since the workspace last
+// changed:
+//
+//   - the same question (the call's observation key) answered the same way
+//     limit times in a row, success or failure;
+//   - the same program failing with the same error verbLimit times in a
+//     row, whatever its arguments;
+//   - the same program on the same operands giving the same output (of
+//     some length) verbLimit times in a row, whatever its options;
+//   - a cycle of two or three questions whose answers do not change (A B A
+//     B then A, or A B C A then B).
+func (h *history) stale(an *fingerprint.Analysis, limit, verbLimit int) (staleHit, bool) {
 	if limit > 0 {
-		if n, last, ok := h.sameAnswers(limit, true, func(r record) bool { return r.observe == an.Observe }); ok {
+		if n, last, ok := h.sameAnswers(limit, anyRecord, func(r record) bool { return r.observe == an.Observe }); ok {
 			sh := staleHit{hit: Hit{Fingerprint: "stale:" + an.Verb, Count: n + 1, Limit: limit + 1}}
 			if last.failed {
 				sh.hit.Fingerprint = "fail:" + an.Verb
@@ -64,22 +70,38 @@ func (h *history) stale(an *fingerprint.Analysis, verb uint64, limit, verbLimit 
 			return sh, true
 		}
 	}
+	if verbLimit <= 0 {
+		return h.cycle(an, limit)
+	}
+	verb := fingerprint.Hash(an.Verb)
+	failedWithText := func(r record) bool { return r.failed && r.size > 0 }
+	if n, last, ok := h.sameAnswers(verbLimit, failedWithText, func(r record) bool { return r.verb == verb }); ok {
+		return staleHit{
+			hit:    Hit{Fingerprint: "fail:" + an.Verb, Count: n + 1, Limit: verbLimit + 1},
+			why:    "The last " + strconv.Itoa(n) + " calls of " + an.Verb + " failed with the same error, whatever their arguments; another variation will not get past it.",
+			quoted: last.text,
+		}, true
+	}
 	// A fetch of a new URL asks for a new resource, whatever the program
 	// answered before (pages summarised by "| jq length" all read "100"):
-	// net: fingerprints judge fetches.
-	if verbLimit > 0 && !an.Fetch {
-		if n, last, ok := h.sameAnswers(verbLimit, false, func(r record) bool { return r.verb == verb }); ok {
-			sh := staleHit{
+	// net: fingerprints judge fetches. Short outputs ("ok", "644") are the
+	// same answer to many different questions; only a longer output
+	// repeated word for word says that nothing is being learnt.
+	if !an.Fetch && an.Subject != 0 {
+		long := func(r record) bool { return r.size >= minVerbAnswer }
+		if n, _, ok := h.sameAnswers(verbLimit, long, func(r record) bool { return r.subject == an.Subject }); ok {
+			return staleHit{
 				hit: Hit{Fingerprint: "stale:" + an.Verb, Count: n + 1, Limit: verbLimit + 1},
-				why: "The last " + strconv.Itoa(n) + " calls of " + an.Verb + " all returned the same output, whatever their arguments; another variation will not change it.",
-			}
-			if last.failed {
-				sh.hit.Fingerprint = "fail:" + an.Verb
-				sh.quoted = last.text
-			}
-			return sh, true
+				why: "The last " + strconv.Itoa(n) + " calls of " + an.Verb + " on the same operands all returned the same output, whatever their options; another variation will not change it.",
+			}, true
 		}
 	}
+	return h.cycle(an, limit)
+}
+
+// cycle reports a cycle of two or three questions whose answers do not
+// change.
+func (h *history) cycle(an *fingerprint.Analysis, limit int) (staleHit, bool) {
 	if n := len(h.recs); limit > 0 && n >= 4 {
 		r := h.recs[n-4:]
 		two := r[0].observe == r[2].observe && r[1].observe == r[3].observe && r[0].observe != r[1].observe &&
@@ -97,9 +119,8 @@ func (h *history) stale(an *fingerprint.Analysis, verb uint64, limit, verbLimit 
 }
 
 // sameAnswers reports whether the last n records that match all carry the
-// same result (and, unless empty is set, a non-empty one), returning n and
-// the newest of them.
-func (h *history) sameAnswers(n int, empty bool, match func(record) bool) (int, record, bool) {
+// same result, and are all accepted, returning n and the newest of them.
+func (h *history) sameAnswers(n int, accept, match func(record) bool) (int, record, bool) {
 	same := 0
 	var newest record
 	for i := len(h.recs) - 1; i >= 0 && same < n; i-- {
@@ -107,7 +128,7 @@ func (h *history) sameAnswers(n int, empty bool, match func(record) bool) (int, 
 		if !match(r) {
 			continue
 		}
-		if (!empty && r.empty) || (same > 0 && r.result != newest.result) {
+		if !accept(r) || (same > 0 && r.result != newest.result) {
 			return 0, record{}, false
 		}
 		if same == 0 {
@@ -117,6 +138,8 @@ func (h *history) sameAnswers(n int, empty bool, match func(record) bool) (int, 
 	}
 	return same, newest, same == n
 }
+
+func anyRecord(record) bool { return true }
 
 // failed reports whether a result is evidence that the call failed: the
 // harness's error flag, a non-zero exit code, an HTTP client error other

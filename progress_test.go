@@ -271,6 +271,17 @@ func TestApprovalsDoNotResetTheDenialCount(t *testing.T) {
 	require.Contains(t, verdicts, Stop)
 }
 
+func TestShortSameOutputsAreNotEvidence(t *testing.T) {
+	// An audit asks many questions whose answers happen to read alike.
+	b, err := New(Config{})
+	require.NoError(t, err)
+	for i := range 12 {
+		c := cmd(fmt.Sprintf("stat -c %%a config/file%d.yaml", i))
+		require.Equal(t, Allow, b.Check("A", c).Verdict, "file %d", i)
+		b.Record("A", c, Result{Text: "644"})
+	}
+}
+
 func TestPaginationBehindASummary(t *testing.T) {
 	b, err := New(Config{})
 	require.NoError(t, err)
@@ -287,7 +298,7 @@ func TestOneProgramSameOutput(t *testing.T) {
 	variants := []string{"tail -n 3 job.log", "tail -3 job.log", "tail -n3 job.log", "tail --lines=3 job.log", "tail -n 3 ./job.log"}
 	for i, v := range variants[:4] {
 		require.Equal(t, Allow, b.Check("A", cmd(v)).Verdict, "poll %d", i+1)
-		b.Record("A", cmd(v), Result{Text: "Killed (OOM)\nexit status 137"})
+		b.Record("A", cmd(v), Result{Text: "export: 4180 of 9000 rows\nKilled (out of memory)\nexit status 137"})
 	}
 	d := b.Check("A", cmd(variants[4]))
 	require.Equal(t, Deny, d.Verdict)

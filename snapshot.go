@@ -27,7 +27,7 @@ const SnapshotVersion = 1
 //	    {"keys": ["<hash>", "<hash>/<flags>"], "exact": "<hash>", "result": "..."}
 //	  ],
 //	  "history": [                   // recorded results since the last change, oldest first
-//	    {"observe": "<hash>", "verb": "<hash>", "result": "<hash>", "empty": false, "failed": true, "text": "..."}
+//	    {"observe": "<hash>", "verb": "<hash>", "subject": "<hash>", "result": "<hash>", "size": 42, "failed": true, "text": "..."}
 //	  ]
 //	}
 //
@@ -54,8 +54,9 @@ type snapCall struct {
 type snapRecord struct {
 	Observe string `json:"observe"`
 	Verb    string `json:"verb"`
+	Subject string `json:"subject"`
 	Result  string `json:"result"`
-	Empty   bool   `json:"empty,omitempty"`
+	Size    int    `json:"size,omitempty"`
 	Failed  bool   `json:"failed,omitempty"`
 	Text    string `json:"text,omitempty"`
 }
@@ -89,8 +90,8 @@ func (b *Breaker) Snapshot(agent string) ([]byte, error) {
 		}
 		for _, r := range st.hist.recs {
 			snap.History = append(snap.History, snapRecord{
-				Observe: formatHash(r.observe), Verb: formatHash(r.verb), Result: formatHash(r.result),
-				Empty: r.empty, Failed: r.failed, Text: r.text,
+				Observe: formatHash(r.observe), Verb: formatHash(r.verb), Subject: formatHash(r.subject), Result: formatHash(r.result),
+				Size: r.size, Failed: r.failed, Text: r.text,
 			})
 		}
 		st.mu.Unlock()
@@ -165,12 +166,15 @@ func (b *Breaker) Restore(agent string, data []byte) error {
 			name string
 			in   string
 			out  *uint64
-		}{{"observe", r.Observe, &recs[i].observe}, {"verb", r.Verb, &recs[i].verb}, {"result", r.Result, &recs[i].result}} {
+		}{{"observe", r.Observe, &recs[i].observe}, {"verb", r.Verb, &recs[i].verb}, {"subject", r.Subject, &recs[i].subject}, {"result", r.Result, &recs[i].result}} {
 			if *f.out, err = parseHash(f.in); err != nil {
 				return fmt.Errorf("loopbreaker: snapshot: history[%d].%s: %w", i, f.name, err)
 			}
 		}
-		recs[i].empty, recs[i].failed = r.Empty, r.Failed
+		if r.Size < 0 || r.Size > 255 {
+			return fmt.Errorf("loopbreaker: snapshot: history[%d].size: must be 0 to 255 (got %d)", i, r.Size)
+		}
+		recs[i].size, recs[i].failed = r.Size, r.Failed
 		recs[i].text = preview(r.Text, b.cfg.ResultPreviewChars)
 	}
 

@@ -92,7 +92,7 @@ func TestRestoreErrors(t *testing.T) {
 		"want 16 hexadecimal digits":  `{"version":1,"window":12,"calls":[{"keys":["xyz"]}]}`,
 		"flags must be a number":      `{"version":1,"window":12,"calls":[{"keys":["` + key + `/0"]}]}`,
 		"do not fit a window":         `{"version":1,"window":12,"calls":[` + strings.Repeat(`{"keys":[]},`, 12) + `{"keys":[]}]}`,
-		"history[0].verb":             `{"version":1,"window":12,"calls":[],"history":[{"observe":"` + key + `","verb":"1","result":"` + key + `"}]}`,
+		"history[0].subject":          `{"version":1,"window":12,"calls":[],"history":[{"observe":"` + key + `","verb":"` + key + `","subject":"1","result":"` + key + `"}]}`,
 		"denials: must be >= 0":       `{"version":1,"window":12,"calls":[],"denials":-1}`,
 		"unexpected data":             string(good) + ` {}`,
 		"snapshot: unexpected EOF":    `{"version":1`,

@@ -73,6 +73,10 @@ type Analysis struct {
 	// Action: reordered flags, cleaned paths and the position arguments of
 	// file tools (offset, limit, ...) fold together.
 	Observe uint64
+	// Subject identifies the program of a shell call with the operands it
+	// works on (arguments that are neither options nor numbers), whatever
+	// the options; 0 for other tools.
+	Subject uint64
 	// Verb names the program or tool that ran: the first command of a shell
 	// call that is not cd or sleep, or the tool's name.
 	Verb string

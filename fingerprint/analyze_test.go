@@ -189,3 +189,20 @@ func TestBlockHashFoldsWhiteSpace(t *testing.T) {
 	require.NotEqual(t, BlockHash("edit 1:1\nx = 1\nend_of_edit"), BlockHash("edit 1:1\nx = 2\nend_of_edit"))
 	require.NotEqual(t, BlockHash("ab"), BlockHash("a b"))
 }
+
+func TestURLInsideCodeIsAResource(t *testing.T) {
+	a := testAnalyzer(Options{})
+	got := prints(a, "bash", map[string]any{"command": `python3 -c "import urllib.request; urllib.request.urlretrieve('https://data.example.org/f.csv', '/tmp/f.csv')"`})
+	require.Contains(t, got, "net:data.example.org/f.csv")
+	got = prints(a, "bash", map[string]any{"command": "npm install --registry=https://registry.example.com/ left-pad"})
+	require.NotContains(t, strings.Join(got, " "), "net:")
+}
+
+func TestInputRedirectionsArePartOfTheCall(t *testing.T) {
+	a := testAnalyzer(Options{})
+	x := a.Analyze("bash", map[string]any{"command": "wc -l < src/a.py"})
+	y := a.Analyze("bash", map[string]any{"command": "wc -l < src/b.py"})
+	require.NotEqual(t, x.Observe, y.Observe)
+	require.Equal(t, "cmd:wc -l <src/a.py", x.Prints[1].Text)
+	require.NotEqual(t, x.Prints[1].Hash, y.Prints[1].Hash)
+}

@@ -49,7 +49,42 @@ func observeShell(sh normalize.Shell, stripped [][]string) uint64 {
 			h.str(w)
 		}
 	}
+	for _, in := range sh.Inputs {
+		h.str(in)
+	}
 	return h.sum().a
+}
+
+// subject returns the hash of a program and the operands it works on: its
+// arguments that are neither options nor plain numbers, cleaned as paths and
+// sorted. "tail -n 3 job.log" and "tail -3 ./job.log" have one subject;
+// "head -1 a.py" and "head -1 b.py" do not.
+func subject(verb string, args []string) uint64 {
+	var h hasher
+	h.init(seedA^0x7375626a, seedB)
+	h.str(verb)
+	var buf [16]string
+	ops := buf[:0]
+	for _, w := range args {
+		if w == "" || w[0] == '-' || isNumber(w) {
+			continue
+		}
+		ops = append(ops, cleanPathWord(w))
+	}
+	slices.Sort(ops)
+	for _, w := range slices.Compact(ops) {
+		h.str(w)
+	}
+	return h.sum().a
+}
+
+func isNumber(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < '0' || w[i] > '9' {
+			return false
+		}
+	}
+	return w != ""
 }
 
 // cleanPathWord cleans words that look like relative or absolute paths

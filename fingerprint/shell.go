@@ -68,9 +68,10 @@ func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[
 		b.add(Cmd, "cmd:"+text)
 	}
 	an.Observe = observeShell(sh, stripped)
-	for _, c := range sh.Commands {
+	for i, c := range sh.Commands {
 		if !navigationVerbs[c.Verb] {
 			an.Verb = c.Verb
+			an.Subject = subject(c.Verb, stripped[i])
 			break
 		}
 	}
@@ -103,7 +104,9 @@ func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[
 // settingURLs returns the URLs that commands other than HTTP clients take
 // as option values, such as pip's --index-url or npm's --registry: they
 // configure where a tool looks, not what it fetches, so they are not
-// counted as net: resources.
+// counted as net: resources. Only a value that is itself a URL counts; a
+// URL inside a longer value (python -c "urlopen('https://...')") is what
+// that code fetches.
 func settingURLs(sh normalize.Shell) map[string]bool {
 	var out map[string]bool
 	for _, c := range sh.Commands {
@@ -117,7 +120,7 @@ func settingURLs(sh normalize.Shell) map[string]bool {
 			} else if i > 0 && strings.HasPrefix(c.Args[i-1], "-") && !strings.Contains(c.Args[i-1], "=") {
 				value = w
 			}
-			if value == "" || !strings.Contains(value, "://") {
+			if !isURLWord(value) {
 				continue
 			}
 			if out == nil {
@@ -129,6 +132,13 @@ func settingURLs(sh normalize.Shell) map[string]bool {
 		}
 	}
 	return out
+}
+
+// isURLWord reports whether a word is one http(s) URL and nothing else.
+func isURLWord(w string) bool {
+	lower := strings.ToLower(w)
+	return (strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")) &&
+		!strings.ContainsAny(w, " \t\n'\"")
 }
 
 // ParseCommand parses the command argument of a shell tool the way the
@@ -263,13 +273,18 @@ func commandText(sh normalize.Shell, stripped [][]string, raw string) string {
 		}
 	}
 	// Output files named by redirects are part of the action (an option
-	// such as curl's -o is already among the words), and so is the body of
-	// a here-document, which the commands above do not show.
+	// such as curl's -o is already among the words), and so are the files
+	// read through "<" and the body of a here-document, which the commands
+	// above do not show.
 	for _, s := range sh.Sinks {
 		if !slices.ContainsFunc(keep, func(i int) bool { return slices.Contains(sh.Commands[i].Args, s) }) {
 			sb.WriteString(" >")
 			writeWord(&sb, s)
 		}
+	}
+	for _, in := range sh.Inputs {
+		sb.WriteString(" <")
+		writeWord(&sb, in)
 	}
 	if strings.Contains(raw, "<<") || IsInterfaceEdit(raw) {
 		sb.WriteString(" <<#")

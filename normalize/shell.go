@@ -29,6 +29,11 @@ type Shell struct {
 	// wget (-O). Generic sinks such as /dev/null are left out (see
 	// IsGenericSink). At most 64 entries are kept.
 	Sinks []string
+	// Inputs lists the files read through input redirections (< f),
+	// cleaned, without repeats, in order of appearance; at most 64. They
+	// are part of what a command asks: "wc -l < a" and "wc -l < b" are two
+	// questions.
+	Inputs []string
 	// Parsed is false when some text could not be parsed as shell and was
 	// split into words by the plain fallback (see ParsePlain) instead.
 	Parsed bool
@@ -252,6 +257,23 @@ func (b *shBuilder) addSink(p string) {
 		b.sh.Sinks = make([]string, 0, 2)
 	}
 	b.sh.Sinks = append(b.sh.Sinks, p)
+}
+
+// addInput records a file read by an input redirection, cleaned unless it
+// holds an expansion, skipped if already there.
+func (b *shBuilder) addInput(p string) {
+	if p == "" || len(b.sh.Inputs) >= shellMaxSinks {
+		return
+	}
+	if strings.IndexByte(p, '$') < 0 && strings.IndexByte(p, '`') < 0 {
+		p = path.Clean(p)
+	}
+	for _, s := range b.sh.Inputs {
+		if s == p {
+			return
+		}
+	}
+	b.sh.Inputs = append(b.sh.Inputs, p)
 }
 
 // text parses src (the whole command line at depth 0, a shell -c payload
@@ -752,6 +774,8 @@ emit:
 		}
 		for _, r := range redirs[c.r0:c.r1] {
 			switch r.op {
+			case syntax.RdrIn:
+				b.addInput(r.target)
 			case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll:
 				b.addSink(r.target)
 			case syntax.DplOut:
@@ -1458,6 +1482,8 @@ func (w *shWalker) redirect(r *syntax.Redirect, nest int) {
 		return
 	}
 	switch r.Op {
+	case syntax.RdrIn:
+		w.b.addInput(shRender(w.src, r.Word))
 	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob,
 		syntax.RdrAll, syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob:
 		w.b.addSink(shRender(w.src, r.Word))
@@ -1503,7 +1529,8 @@ type shPlain struct {
 	quoted    bool            // the current word had quotes, so it is built in buf
 	buf       strings.Builder // the current word, once quotes were removed
 	sink      bool            // the next word is a redirection target
-	skip      bool            // the next word is an input file, dropped
+	input     bool            // the next word is an input file
+	skip      bool            // the next word is a here-document's delimiter, dropped
 }
 
 func (p *shPlain) run() {
@@ -1551,7 +1578,11 @@ func (p *shPlain) run() {
 			i = p.redirect(i, i)
 		case '<':
 			p.endWord(i)
-			p.skip = true
+			if i+1 < len(src) && src[i+1] == '<' {
+				p.skip = true // a here-document's delimiter
+			} else {
+				p.input = true
+			}
 			for i+1 < len(src) && src[i+1] == '<' {
 				i++
 			}
@@ -1639,6 +1670,9 @@ func (p *shPlain) endWord(i int) {
 	case p.sink:
 		p.sink = false
 		p.b.addSink(w)
+	case p.input:
+		p.input = false
+		p.b.addInput(w)
 	case p.skip:
 		p.skip = false
 	default:

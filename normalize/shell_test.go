@@ -840,3 +840,11 @@ func TestUnclosedQuoteKeepsItsWords(t *testing.T) {
 	require.NotEqual(t, a.Commands[0].Args, b.Commands[0].Args)
 	require.Equal(t, "echo", a.Commands[0].Verb)
 }
+
+func TestInputRedirections(t *testing.T) {
+	for _, c := range []string{"wc -l < ./src/a.py", "wc -l <src/a.py | cat", "(wc -l < src/a.py)"} {
+		require.Equal(t, []string{"src/a.py"}, ParseShell(c).Inputs, c)
+	}
+	require.Equal(t, []string{"in.txt"}, ParsePlain("sort < in.txt > out.txt").Inputs)
+	require.Empty(t, ParseShell("cat <<EOF\nx\nEOF").Inputs)
+}

@@ -281,7 +281,7 @@ func explainCmd(e *explanation, fp string, sh normalize.Shell, segs [][]string, 
 	if len(kept) == 0 {
 		kept, left = sh.Commands, nil
 	}
-	if render(kept, sh.Sinks, raw) != strings.TrimPrefix(fp, "cmd:") {
+	if render(kept, sh.Sinks, sh.Inputs, raw) != strings.TrimPrefix(fp, "cmd:") {
 		e.add(fp, "(this account does not reproduce the fingerprint exactly; it may be incomplete)")
 	}
 	for _, c := range left {
@@ -309,6 +309,9 @@ func explainCmd(e *explanation, fp string, sh normalize.Shell, segs [][]string, 
 	if files := redirected(kept, sh.Sinks); len(files) > 0 {
 		e.add(fp, "output files of redirections added: >%s", strings.Join(files, " >"))
 	}
+	if len(sh.Inputs) > 0 {
+		e.add(fp, "input files of redirections added: <%s", strings.Join(sh.Inputs, " <"))
+	}
 	switch {
 	case strings.Contains(raw, "<<"):
 		e.add(fp, "here-document: the whole command line stands as its hash (white space folded), <<#%x", fingerprint.BlockHash(raw))
@@ -332,8 +335,8 @@ func redirected(kept []normalize.SimpleCommand, sinks []string) []string {
 
 // render writes commands the way cmd: fingerprints show them, so that
 // explainCmd can check its account against the fingerprint.
-func render(cmds []normalize.SimpleCommand, sinks []string, raw string) string {
-	return fingerprint.CommandText(normalize.Shell{Commands: cmds, Sinks: sinks}, raw)
+func render(cmds []normalize.SimpleCommand, sinks, inputs []string, raw string) string {
+	return fingerprint.CommandText(normalize.Shell{Commands: cmds, Sinks: sinks, Inputs: inputs}, raw)
 }
 
 // writeWord writes w as cmd: shows it: single-quoted when it is empty or
