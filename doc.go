@@ -51,8 +51,9 @@
 // last changed, a call that failed [Config.FailLimit] times with the same
 // error, or a question answered the same way that many times, is denied
 // before any fingerprint reaches its limit (by default at the 4th attempt
-// instead of the 5th); so is one program giving the same output whatever
-// its arguments, and a short cycle of calls whose answers do not change.
+// instead of the 5th); so is one program failing with one error, or giving
+// one output on the same operands, whatever the other arguments, and a
+// short cycle of calls whose answers do not change.
 // Hits of these rules read fail:, stale: and cycle:. After
 // [Config.MaxDenials] denials in one turn the verdict becomes [Stop].
 //
