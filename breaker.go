@@ -366,9 +366,13 @@ type pendingAsk struct {
 }
 
 // Record hands the breaker the settled result of an allowed call: later
-// denials quote it, and (unless Config.Strict) a successful change to the
-// workspace makes earlier observations stale. Record of a call the breaker
-// never saw is harmless.
+// denials quote it, its failure or answer is evidence for the result rules,
+// and a successful change to the workspace makes earlier observations stale
+// (in Strict mode only for the result rules). Pass the Call given to Check,
+// unmodified: when its arguments map is the one the agent's last Check saw,
+// Record reuses that analysis instead of fingerprinting the call again.
+// Record of a call the breaker never saw is harmless; a result that is the
+// breaker's own refusal (it starts with BlockedPrefix) is ignored.
 func (b *Breaker) Record(agent string, call Call, res Result) {
 	if !b.tracked(call.Tool) || strings.HasPrefix(res.Text, BlockedPrefix) {
 		// The breaker's own refusal handed back as a result is no evidence.
