@@ -8,11 +8,15 @@ import (
 	"github.com/loopbreaker/loopbreaker/normalize"
 )
 
-// filterVerbs only reshape another command's output; after the first command
-// of a line they say nothing about what was asked.
-var filterVerbs = map[string]bool{
-	"sort": true, "head": true, "tail": true, "wc": true, "uniq": true, "cut": true,
-	"tr": true, "less": true, "more": true, "nl": true, "column": true, "tee": true, "cat": true,
+// isFilter reports whether a program only reshapes another command's
+// output; after the first command of a line it says nothing about what was
+// asked.
+func isFilter(verb string) bool {
+	switch verb {
+	case "sort", "head", "tail", "wc", "uniq", "cut", "tr", "less", "more", "nl", "column", "tee", "cat":
+		return true
+	}
+	return false
 }
 
 // positionArgs are the arguments of file tools that only choose which part of
@@ -34,7 +38,7 @@ func observeShell(sh normalize.Shell, stripped [][]string) uint64 {
 	kept := 0
 	var buf [16]string
 	for ci, c := range sh.Commands {
-		if navigationVerbs[c.Verb] || (kept > 0 && filterVerbs[c.Verb]) {
+		if isNavigation(c.Verb) || (kept > 0 && isFilter(c.Verb)) {
 			continue
 		}
 		kept++

@@ -8,20 +8,32 @@ import (
 	"github.com/loopbreaker/loopbreaker/normalize"
 )
 
-// fetchVerbs are the HTTP clients whose calls belong to family:http-fetch.
-var fetchVerbs = map[string]bool{
-	"curl": true, "wget": true, "http": true, "https": true, "httpie": true,
-	"xh": true, "xhs": true, "aria2c": true,
+// isFetchVerb reports whether a program is an HTTP client, whose calls
+// belong to family:http-fetch.
+func isFetchVerb(verb string) bool {
+	switch verb {
+	case "curl", "wget", "http", "https", "httpie", "xh", "xhs", "aria2c":
+		return true
+	}
+	return false
 }
 
-// navigationVerbs only move around or wait. They are left out of verb:
-// fingerprints and of observation keys, whose answers already tell whether
-// the directory mattered.
-var navigationVerbs = map[string]bool{"cd": true, "pushd": true, "popd": true, "sleep": true, "": true}
+// isNavigation reports whether a command only moves around or waits (or
+// only assigns variables). Such commands are left out of verb: fingerprints
+// and of observation keys, whose answers already tell whether the directory
+// mattered.
+func isNavigation(verb string) bool {
+	switch verb {
+	case "cd", "pushd", "popd", "sleep", "":
+		return true
+	}
+	return false
+}
 
-// waitVerbs only wait; cmd: fingerprints leave them out (unless a command has
-// nothing else), so that "sleep 30 && x" and "sleep 60 && x" are one action.
-var waitVerbs = map[string]bool{"sleep": true, "": true}
+// isWait reports whether a command only waits (or only assigns variables);
+// cmd: fingerprints leave such commands out (unless a line has nothing
+// else), so that "sleep 30 && x" and "sleep 60 && x" are one action.
+func isWait(verb string) bool { return verb == "sleep" || verb == "" }
 
 func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[string]any) {
 	sh, raw, ok := ParseCommand(lower, firstOf(args, "command", "cmd"))
@@ -48,7 +60,7 @@ func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[
 	}
 	fetchVerb := false
 	for _, c := range sh.Commands {
-		if fetchVerbs[c.Verb] {
+		if isFetchVerb(c.Verb) {
 			fetchVerb = true
 		}
 		if writesFiles(c) {
@@ -69,7 +81,7 @@ func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[
 	}
 	an.Observe = observeShell(sh, stripped)
 	for i, c := range sh.Commands {
-		if !navigationVerbs[c.Verb] {
+		if !isNavigation(c.Verb) {
 			an.Verb = c.Verb
 			an.Subject = subject(c.Verb, stripped[i])
 			break
@@ -93,7 +105,7 @@ func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[
 	}
 	verbs := 0
 	for _, c := range sh.Commands {
-		if navigationVerbs[c.Verb] || verbs == maxVerbs {
+		if isNavigation(c.Verb) || verbs == maxVerbs {
 			continue
 		}
 		verbs++
@@ -110,7 +122,7 @@ func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[
 func settingURLs(sh normalize.Shell) map[string]bool {
 	var out map[string]bool
 	for _, c := range sh.Commands {
-		if fetchVerbs[c.Verb] {
+		if isFetchVerb(c.Verb) {
 			continue
 		}
 		for i, w := range c.Args {
@@ -178,31 +190,18 @@ func ParseCommand(tool string, command any) (sh normalize.Shell, raw string, ok 
 func BlockHash(raw string) uint64 {
 	var h hasher
 	h.init(seedA, seedB^0x626c6f636b)
-	var w uint64
-	n := uint(0)
-	space := false
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		if asciiSpace[c] {
-			space = true
-			continue
+	for i := 0; i < len(raw); {
+		for i < len(raw) && asciiSpace[raw[i]] {
+			i++
 		}
-		if space {
-			w |= uint64(' ') << (8 * n)
-			if n++; n == 8 {
-				h.word(w)
-				w, n = 0, 0
-			}
-			space = false
+		j := i
+		for j < len(raw) && !asciiSpace[raw[j]] {
+			j++
 		}
-		w |= uint64(c) << (8 * n)
-		if n++; n == 8 {
-			h.word(w)
-			w, n = 0, 0
+		if j > i {
+			h.str(raw[i:j])
 		}
-	}
-	if n > 0 {
-		h.word(w)
+		i = j
 	}
 	return h.sum().a
 }
@@ -251,7 +250,7 @@ func CommandText(sh normalize.Shell, raw string) string {
 func commandText(sh normalize.Shell, stripped [][]string, raw string) string {
 	keep := make([]int, 0, len(sh.Commands))
 	for i, c := range sh.Commands {
-		if !waitVerbs[c.Verb] {
+		if !isWait(c.Verb) {
 			keep = append(keep, i)
 		}
 	}
