@@ -75,7 +75,12 @@ func New(cfg Config) (*Breaker, error) {
 	for key, limit := range cfg.Limits {
 		if kind, ok := fingerprint.ParseKind(key); ok {
 			b.kindLimit[kind] = limit
-		} else {
+		}
+	}
+	for key, limit := range cfg.Limits {
+		// A whole fingerprint whose limit is its kind's anyway (such as the
+		// default "verb:curl": Off) needs no lookup on every call.
+		if kind, ok := fingerprint.KindOf(key); ok && limit != b.kindLimit[kind] {
 			b.fpLimit[fingerprint.Hash(key)] = limit
 		}
 	}

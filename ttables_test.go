@@ -530,3 +530,17 @@ func TestT22DeclinedAsk(t *testing.T) {
 		run(t, b, step{localCall(300), Ask})
 	})
 }
+
+// Whole fingerprints can be capped on their own, over their kind's limit.
+func TestWholeFingerprintLimits(t *testing.T) {
+	modes(t, Config{Limits: map[string]int{"verb:curl": 3, "site": 4}}, func(t *testing.T, b *Breaker) {
+		run(t, b,
+			step{cmd("curl -s https://a.example.com/1"), Allow},
+			step{cmd("curl -s https://b.example.org/2"), Allow},
+		)
+		d := run(t, b, step{cmd("curl -s https://c.example.net/3"), Deny})
+		require.Equal(t, []string{"verb:curl"}, hitNames(d))
+		// wget is not curl; its site budget is the kind's.
+		run(t, b, step{cmd("wget -q https://a.example.com/9"), Allow})
+	})
+}
