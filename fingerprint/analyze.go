@@ -206,8 +206,14 @@ func exactText(tool string, args map[string]any, skip func(string) bool, limit i
 }
 
 func (a *Analyzer) analyze(tool, lower string, args map[string]any, d *decoys, key sum128) *Analysis {
-	an := &Analysis{Tool: tool, Verb: tool}
-	b := builder{prints: make([]Fingerprint, 0, 8)}
+	// One allocation holds the analysis and room for its usual prints.
+	holder := &struct {
+		an     Analysis
+		prints [6]Fingerprint
+	}{}
+	an := &holder.an
+	an.Tool, an.Verb = tool, tool
+	b := builder{prints: holder.prints[:0]}
 	// The exact: text is written only on demand (ExactText): most calls are
 	// never quoted, and their arguments can be long.
 	b.prints = append(b.prints, Fingerprint{Kind: Exact, Hash: key.a})
@@ -325,10 +331,12 @@ func toLower(s string) string {
 	return s
 }
 
-// clip cuts s to at most summaryBytes, on a rune boundary.
+// clip cuts s to at most summaryBytes, on a rune boundary. A short s is
+// returned as it is: strings are immutable, and keeping a short one alive
+// costs nothing worth a copy.
 func clip(s string) string {
 	if len(s) <= summaryBytes {
-		return strings.Clone(s)
+		return s
 	}
 	cut := summaryBytes
 	for cut > 0 && s[cut]&0xC0 == 0x80 {

@@ -13,7 +13,7 @@ type memo struct {
 
 const (
 	memoShards = 16
-	memoSlots  = 16 // per shard
+	memoSlots  = 8 // per shard
 )
 
 type memoShard struct {
