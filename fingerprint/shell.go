@@ -8,9 +8,9 @@ import (
 	"github.com/loopbreaker/loopbreaker/normalize"
 )
 
-// isFetchVerb reports whether a program is an HTTP client, whose calls
+// IsFetchVerb reports whether a program is an HTTP client, whose calls
 // belong to family:http-fetch.
-func isFetchVerb(verb string) bool {
+func IsFetchVerb(verb string) bool {
 	switch verb {
 	case "curl", "wget", "http", "https", "httpie", "xh", "xhs", "aria2c":
 		return true
@@ -30,10 +30,10 @@ func isNavigation(verb string) bool {
 	return false
 }
 
-// isWait reports whether a command only waits (or only assigns variables);
+// IsWait reports whether a command only waits (or only assigns variables);
 // cmd: fingerprints leave such commands out (unless a line has nothing
 // else), so that "sleep 30 && x" and "sleep 60 && x" are one action.
-func isWait(verb string) bool { return verb == "sleep" || verb == "" }
+func IsWait(verb string) bool { return verb == "sleep" || verb == "" }
 
 func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[string]any) {
 	sh, raw, ok := ParseCommand(lower, firstOf(args, "command", "cmd"))
@@ -60,7 +60,7 @@ func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[
 	}
 	fetchVerb := false
 	for _, c := range sh.Commands {
-		if isFetchVerb(c.Verb) {
+		if IsFetchVerb(c.Verb) {
 			fetchVerb = true
 		}
 		if writesFiles(c) {
@@ -122,7 +122,7 @@ func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[
 func settingURLs(sh normalize.Shell) map[string]bool {
 	var out map[string]bool
 	for _, c := range sh.Commands {
-		if isFetchVerb(c.Verb) {
+		if IsFetchVerb(c.Verb) {
 			continue
 		}
 		for i, w := range c.Args {
@@ -250,7 +250,7 @@ func CommandText(sh normalize.Shell, raw string) string {
 func commandText(sh normalize.Shell, stripped [][]string, raw string) string {
 	keep := make([]int, 0, len(sh.Commands))
 	for i, c := range sh.Commands {
-		if !isWait(c.Verb) {
+		if !IsWait(c.Verb) {
 			keep = append(keep, i)
 		}
 	}

@@ -261,10 +261,6 @@ func explainShell(e *explanation, fps []string, eff effective, call loopbreaker.
 	return urls
 }
 
-// waits are the verbs cmd: leaves out when the command has any other:
-// sleep, and commands of assignments only.
-var waits = map[string]bool{"sleep": true, "": true}
-
 // explainCmd explains a cmd: fingerprint: the commands it renders, what was
 // removed from each, which were left out, and what stands for the output
 // files and here-documents. It checks that its account renders to the
@@ -272,7 +268,7 @@ var waits = map[string]bool{"sleep": true, "": true}
 func explainCmd(e *explanation, fp string, sh normalize.Shell, segs [][]string, raw string) {
 	var kept, left []normalize.SimpleCommand
 	for _, c := range sh.Commands {
-		if waits[c.Verb] {
+		if fingerprint.IsWait(c.Verb) {
 			left = append(left, c)
 		} else {
 			kept = append(kept, c)
@@ -293,7 +289,7 @@ func explainCmd(e *explanation, fp string, sh normalize.Shell, segs [][]string, 
 	}
 	prefixes := wrapperPrefixes(sh.Commands, segs)
 	for i, c := range sh.Commands {
-		if waits[c.Verb] && len(left) > 0 {
+		if fingerprint.IsWait(c.Verb) && len(left) > 0 {
 			continue
 		}
 		if p := prefixes[i]; p != "" {
@@ -439,14 +435,11 @@ func sameFile(word, sink string) bool {
 	return word == sink || path.Clean(word) == sink
 }
 
-// httpClients are the commands explain names as HTTP clients.
-var httpClients = map[string]bool{"curl": true, "wget": true, "http": true, "https": true, "httpie": true, "xh": true, "xhs": true, "aria2c": true}
-
 // fetchVerbsOf names the HTTP clients a parsed command line runs.
 func fetchVerbsOf(sh normalize.Shell) []string {
 	var out []string
 	for _, v := range sh.Verbs() {
-		if httpClients[v] {
+		if fingerprint.IsFetchVerb(v) {
 			out = append(out, v)
 		}
 	}
