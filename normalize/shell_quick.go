@@ -1,0 +1,493 @@
+package normalize
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// The fast path. A command line made only of the bytes below has no quotes,
+// expansions, globs, redirections or operators, so bash would split it on
+// spaces and nothing else; the parser is not needed.
+var shFastBytes = func() (t [256]bool) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = true
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = true
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = true
+	}
+	for _, c := range " -_./=:,@%+" {
+		t[c] = true
+	}
+	return t
+}()
+
+// shReserved holds the words that bash reads as grammar, not as a command
+// name, in command position. Fast-path text starting with one goes to the
+// parser.
+var shReserved = map[string]bool{
+	"if": true, "then": true, "elif": true, "else": true, "fi": true, "do": true, "done": true,
+	"case": true, "esac": true, "while": true, "until": true, "for": true, "in": true,
+	"select": true, "function": true, "time": true, "coproc": true, "declare": true,
+	"local": true, "export": true, "readonly": true, "typeset": true, "nameref": true, "let": true,
+}
+
+// fast handles src without the parser when it qualifies, and reports whether
+// it did.
+func (b *shBuilder) fast(src string, depth int) bool {
+	n := 1
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if !shFastBytes[c] {
+			return false
+		}
+		if c == ' ' {
+			n++
+		}
+	}
+	b.reserve(n)
+	start := len(b.words)
+	for i := 0; i < len(src); {
+		for i < len(src) && src[i] == ' ' {
+			i++
+		}
+		j := i
+		for j < len(src) && src[j] != ' ' {
+			j++
+		}
+		if j > i {
+			b.words = append(b.words, src[i:j])
+		}
+		i = j
+	}
+	words := b.words[start:len(b.words):len(b.words)]
+	if len(words) == 0 {
+		return true
+	}
+	k := 0
+	for k < len(words) && shIsAssign(words[k]) {
+		k++
+	}
+	if shReserved[words[0]] || (k < len(words) && shReserved[words[k]]) {
+		b.words = b.words[:start]
+		return false
+	}
+	b.reserveCommands(1)
+	b.call(words[k:], depth)
+	return true
+}
+
+// The quick path. Most agent commands that the fast path refuses are still
+// plain lists of simple commands: quoted arguments, && || | ; and newlines
+// between commands, a redirection or two, a here-document (`cd /w && grep
+// -n "a b" f.py 2>/dev/null | head`, `cat > f.py <<'EOF' ...`). quick lexes
+// exactly that subset of bash itself, several times faster than the parser,
+// and gives the very same result; anything outside the subset (expansions,
+// parentheses, keywords, unusual operators or here-documents, escaped
+// newlines, control bytes, invalid UTF-8) makes it decline without side
+// effects, and the parser takes over.
+
+// shQuickCmd is one simple command found by quick: its words in b.words and
+// its redirections in the local list.
+type shQuickCmd struct {
+	w0, w1 int
+	r0, r1 int
+	assign bool // it had NAME=value words
+	hdoc   bool // it had a here-document
+}
+
+// shQuickRedir is one redirection found by quick.
+type shQuickRedir struct {
+	op     syntax.RedirOperator
+	fd     bool // a descriptor number came before the operator (2>)
+	target string
+}
+
+// shQuickWordByte marks the bytes that quick accepts unquoted inside a word;
+// anything else that is not an operator or blank makes it decline.
+var shQuickWordByte = func() (t [256]bool) {
+	for c := range shFastBytes {
+		t[c] = shFastBytes[c] && c != ' '
+	}
+	for _, c := range "~*?[]{}^#" {
+		t[c] = true
+	}
+	for c := 0x80; c < 0x100; c++ {
+		t[c] = true // UTF-8, checked as a whole beforehand
+	}
+	return t
+}()
+
+// shControl marks the control bytes that make quick decline: all but tab
+// and newline.
+var shControl = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = c != '\t' && c != '\n'
+	}
+	t[0x7f] = true
+	return t
+}()
+
+// quick handles src without the parser when it lies in the subset described
+// above, and reports whether it did.
+func (b *shBuilder) quick(src string, depth int) bool {
+	// The parser removes escaped newlines before anything else, so they
+	// can join any two tokens (0\<newline>>&- is 0>&-): leave them to it.
+	if strings.Contains(src, "\\\n") {
+		return false
+	}
+	// Control bytes (NUL, CR, ...) get special treatment from the parser,
+	// even inside quotes; so does invalid UTF-8.
+	var high byte
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if shControl[c] {
+			return false
+		}
+		high |= c
+	}
+	if high >= 0x80 && !utf8.ValidString(src) {
+		return false
+	}
+	b.reserve(0)
+	start := len(b.words)
+	var cmdBuf [8]shQuickCmd
+	var redirBuf [4]shQuickRedir
+	cmds, redirs := cmdBuf[:0], redirBuf[:0]
+	var buf []byte
+	fail := func() bool {
+		b.words = b.words[:start]
+		return false
+	}
+
+	n := len(src)
+	i := 0
+	needCmd := false // after && || |, a command must follow
+	hdoc := ""       // delimiter of a here-document whose body is due
+	hdocQuoted := false
+	cur := shQuickCmd{w0: start}
+	named := false // cur has its command word
+	for {
+		i = shSkipBlanks(src, i)
+		if i < n && src[i] == '#' {
+			// A comment; the parser lets a backslash at its end continue
+			// it onto the next line, so those are left to the parser.
+			for i < n && src[i] != '\n' {
+				if src[i] == '\\' {
+					return fail()
+				}
+				i++
+			}
+		}
+
+		// A separator ends the current command.
+		var sep byte
+		if i >= n {
+			sep = 'E'
+		} else {
+			switch src[i] {
+			case ';':
+				if i+1 < n && (src[i+1] == ';' || src[i+1] == '&') {
+					return fail()
+				}
+				sep, i = ';', i+1
+			case '\n':
+				sep, i = '\n', i+1
+				if hdoc != "" {
+					// The body of a here-document: data, skipped.
+					end, ok := shQuickHeredocBody(src, i, hdoc, hdocQuoted)
+					if !ok {
+						return fail()
+					}
+					i, hdoc = end, ""
+				}
+			case '|':
+				switch {
+				case i+1 < n && src[i+1] == '|':
+					sep, i = 'O', i+2
+				case i+1 < n && src[i+1] == '&':
+					return fail()
+				default:
+					sep, i = '|', i+1
+				}
+			case '&':
+				switch {
+				case i+1 < n && src[i+1] == '&':
+					sep, i = 'A', i+2
+				case i+1 < n && src[i+1] == '>':
+					// &> is a redirection, read below.
+				default:
+					sep, i = '&', i+1
+				}
+			}
+		}
+		if sep == 'E' && hdoc != "" {
+			return fail() // never closed
+		}
+		if sep != 0 {
+			if len(b.words) == cur.w0 && len(redirs) == cur.r0 && !cur.assign && !cur.hdoc {
+				switch {
+				case sep == '\n':
+					continue
+				case sep == 'E' && !needCmd:
+					goto emit
+				default:
+					return fail()
+				}
+			}
+			cur.w1, cur.r1 = len(b.words), len(redirs)
+			cmds = append(cmds, cur)
+			if sep == 'E' {
+				goto emit
+			}
+			needCmd = sep == 'A' || sep == 'O' || sep == '|'
+			cur = shQuickCmd{w0: len(b.words), r0: len(redirs)}
+			named = false
+			continue
+		}
+
+		// A redirection: [digits]> >> >& < &> &>>.
+		j := i
+		for j < n && src[j] >= '0' && src[j] <= '9' {
+			j++
+		}
+		fd := j > i && j < n && (src[j] == '>' || src[j] == '<')
+		if !fd {
+			j = i
+		}
+		if c := src[j]; c == '>' || c == '<' || c == '&' {
+			var op syntax.RedirOperator
+			next := byte(0)
+			if j+1 < n {
+				next = src[j+1]
+			}
+			if c == '<' && next == '<' {
+				// A here-document: <<WORD, <<'WORD' or <<"WORD", one per
+				// line; <<- and <<< are left to the parser.
+				if fd || hdoc != "" {
+					return fail()
+				}
+				delim, quoted, end, ok := shQuickHeredocWord(src, shSkipBlanks(src, j+2))
+				if !ok {
+					return fail()
+				}
+				hdoc, hdocQuoted, cur.hdoc = delim, quoted, true
+				i = end
+				continue
+			}
+			switch {
+			case c == '>' && next == '>':
+				op, j = syntax.AppOut, j+2
+			case c == '>' && next == '&':
+				op, j = syntax.DplOut, j+2
+			case c == '>' && next != '|':
+				op, j = syntax.RdrOut, j+1
+			case c == '<' && next != '<' && next != '&' && next != '>':
+				op, j = syntax.RdrIn, j+1
+			case c == '&' && !fd && j+2 < n && src[j+2] == '>':
+				op, j = syntax.AppAll, j+3
+			case c == '&' && !fd:
+				op, j = syntax.RdrAll, j+2
+			default:
+				return fail()
+			}
+			j = shSkipBlanks(src, j)
+			if j >= n || src[j] == '#' {
+				return fail()
+			}
+			target, _, end, ok := shQuickWord(src, j, &buf)
+			if !ok || end == j {
+				return fail()
+			}
+			redirs = append(redirs, shQuickRedir{op: op, fd: fd, target: target})
+			i = end
+			continue
+		}
+
+		// A word.
+		w, raw, end, ok := shQuickWord(src, i, &buf)
+		if !ok || end == i || w == "{" || w == "}" {
+			return fail()
+		}
+		if raw[0] == '{' && end < n && (src[end] == '>' || src[end] == '<') {
+			return fail() // {fd}>file
+		}
+		i = end
+		if !named {
+			// The parser reads a [ in a leading word as an array index
+			// (a[1]=x), sometimes oddly (it takes time-x=1a[1]=y for an
+			// assignment): leave such words to it. A lone [ is test.
+			if raw != "[" && strings.IndexByte(raw, '[') >= 0 {
+				return fail()
+			}
+			// Likewise a backslash (A\=1): leave it to the parser.
+			if strings.IndexByte(raw, '\\') >= 0 {
+				return fail()
+			}
+			if shIsAssign(raw) {
+				cur.assign = true
+				continue
+			}
+			if shReserved[w] || w == "[[" || w == "]]" || raw[0] == '{' || raw[0] == '}' {
+				return fail()
+			}
+			named = true
+		}
+		b.words = append(b.words, w)
+	}
+
+emit:
+	b.reserveCommands(len(cmds))
+	for _, c := range cmds {
+		if c.w1 > c.w0 || c.assign {
+			b.call(b.words[c.w0:c.w1:c.w1], depth)
+		}
+		for _, r := range redirs[c.r0:c.r1] {
+			switch r.op {
+			case syntax.RdrIn:
+				b.addInput(r.target)
+			case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll:
+				b.addSink(r.target)
+			case syntax.DplOut:
+				if !r.fd && !shIsFD(r.target) {
+					b.addSink(r.target)
+				}
+			}
+		}
+	}
+	return true
+}
+
+// shSkipBlanks returns the index of the first byte from i on that is not a
+// space or a tab.
+func shSkipBlanks(src string, i int) int {
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// shQuickHeredocWord reads the delimiter of a here-document at src[i]: a
+// word of letters, digits and underscores, bare or wholly in single or
+// double quotes, that must end there. It returns the delimiter, whether it
+// was quoted and the index after it.
+func shQuickHeredocWord(src string, i int) (delim string, quoted bool, end int, ok bool) {
+	n := len(src)
+	j := i
+	if j < n && (src[j] == '\'' || src[j] == '"') {
+		quoted = true
+		j++
+	}
+	k := j
+	for k < n && shIsNameByte(src[k]) {
+		k++
+	}
+	delim = src[j:k]
+	if quoted {
+		if k >= n || src[k] != src[i] {
+			return "", false, 0, false
+		}
+		k++
+	}
+	if delim == "" || (k < n && !strings.ContainsRune(" \t\n;|&<>", rune(src[k]))) {
+		return "", false, 0, false
+	}
+	return delim, quoted, k, true
+}
+
+// shQuickHeredocBody skips the body of a here-document that starts at
+// src[i], up to and including the line that is exactly delim. An unquoted
+// delimiter lets the body hold expansions, which the parser would read: such
+// bodies are left to it, as are bodies that never end.
+func shQuickHeredocBody(src string, i int, delim string, quoted bool) (int, bool) {
+	for i < len(src) {
+		e := strings.IndexByte(src[i:], '\n')
+		if e < 0 {
+			e = len(src)
+		} else {
+			e += i
+		}
+		line := src[i:e]
+		if line == delim {
+			if e < len(src) {
+				e++
+			}
+			return e, true
+		}
+		if !quoted && strings.ContainsAny(line, "$`\\") {
+			return 0, false
+		}
+		i = e + 1
+	}
+	return 0, false
+}
+
+// shQuickWord lexes the word starting at src[i] for quick: unquoted bytes
+// (with backslash escapes), '...' and "..." without expansions or escapes.
+// It returns the rendered word, its raw text, the index after it, and false
+// if the word holds anything quick does not handle. buf is scratch space.
+func shQuickWord(src string, i int, buf *[]byte) (word, raw string, end int, ok bool) {
+	n := len(src)
+	start := i
+	plain := true // no quotes or escapes so far: the word is src[start:i]
+	*buf = (*buf)[:0]
+	for i < n {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '|' || c == '&' || c == '<' || c == '>':
+			goto done
+		case c == '\'':
+			j := strings.IndexByte(src[i+1:], '\'')
+			if j < 0 {
+				return "", "", 0, false
+			}
+			if plain {
+				*buf, plain = append(*buf, src[start:i]...), false
+			}
+			*buf = append(*buf, src[i+1:i+1+j]...)
+			i += j + 2
+		case c == '"':
+			j := i + 1
+			for j < n && src[j] != '"' {
+				if d := src[j]; d == '$' || d == '`' || d == '\\' {
+					return "", "", 0, false
+				}
+				j++
+			}
+			if j >= n {
+				return "", "", 0, false
+			}
+			if plain {
+				*buf, plain = append(*buf, src[start:i]...), false
+			}
+			*buf = append(*buf, src[i+1:j]...)
+			i = j + 1
+		case c == '\\':
+			if i+1 >= n {
+				return "", "", 0, false
+			}
+			if plain {
+				*buf, plain = append(*buf, src[start:i]...), false
+			}
+			*buf = append(*buf, src[i+1])
+			i += 2
+		case shQuickWordByte[c]:
+			if !plain {
+				*buf = append(*buf, c)
+			}
+			i++
+		default:
+			return "", "", 0, false
+		}
+	}
+done:
+	raw = src[start:i]
+	if plain {
+		return raw, raw, i, true
+	}
+	return string(*buf), raw, i, true
+}
