@@ -2,7 +2,6 @@ package loopbreaker
 
 import (
 	"reflect"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -310,66 +309,6 @@ func (b *Breaker) commit(st *agentState, an *fingerprint.Analysis, keys []window
 	st.meta[slot] = slotMeta{exact: an.Prints[0].Hash}
 }
 
-// Resolve turns the human operator's answer to an Ask into the final
-// decision: Allow when approved (the call is committed, and the local
-// targets of this agent stop counting until the next [Breaker.UserTurn]), or
-// Deny when declined (and later calls that would ask are denied without
-// asking, until the next UserTurn). A decision that is not an Ask is returned
-// unchanged; resolving one Ask twice gives the first answer again.
-func (b *Breaker) Resolve(agent string, asked Decision, approved bool) Decision {
-	start := b.clock()
-	p := asked.pending
-	if asked.Verdict != Ask || p == nil {
-		return asked
-	}
-	d := b.resolve(agent, p, approved, start)
-	b.count(d.Verdict)
-	b.emit(agent, p.an.Tool, d, start)
-	return d
-}
-
-func (b *Breaker) resolve(agent string, p *pendingAsk, approved bool, now time.Time) Decision {
-	st := b.agents.get(agent, now, true)
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if p.done {
-		return p.answer
-	}
-	p.done = true
-	sameTurn := st.turn == p.turn && agent == p.agent
-	if approved {
-		if sameTurn {
-			st.approved = true
-		}
-		b.commit(st, p.an, b.keys(p.an))
-		p.answer = Decision{Verdict: Allow}
-		return p.answer
-	}
-	if sameTurn {
-		st.declined = true
-	}
-	hits := slices.Clone(p.hits)
-	for i, k := range p.hitKeys {
-		hits[i].Count = st.win.Count(k.Hash) + 1
-	}
-	p.answer = b.deny(st, p.an, hits, p.hitKeys, denial{refused: true})
-	return p.answer
-}
-
-// pendingAsk is what an Ask decision carries until it is resolved. It is
-// shared by copies of the Decision; its fields after the first line are
-// guarded by the agent's lock.
-type pendingAsk struct {
-	agent   string
-	turn    uint64
-	an      *fingerprint.Analysis
-	hitKeys []window.Key
-	hits    []Hit // in the order of hitKeys
-
-	done   bool
-	answer Decision
-}
-
 // Record hands the breaker the settled result of an allowed call: later
 // denials quote it, its failure or answer is evidence for the result rules,
 // and a successful change to the workspace makes earlier observations stale
@@ -469,53 +408,4 @@ func (b *Breaker) Fingerprints(call Call) []string {
 	// The analysis keeps no exact: text; write the whole one.
 	out[0] = b.analyzer.ExactText(call.Tool, call.Args, 0)
 	return out
-}
-
-func (b *Breaker) count(v Verdict) {
-	switch v {
-	case Allow:
-		b.stats.allowed.Add(1)
-	case Deny:
-		b.stats.denied.Add(1)
-	case Ask:
-		b.stats.asked.Add(1)
-	case Stop:
-		b.stats.stopped.Add(1)
-	}
-}
-
-// emit calls OnDecision; it runs outside every lock.
-func (b *Breaker) emit(agent, tool string, d Decision, start time.Time) {
-	if b.cfg.OnDecision == nil {
-		return
-	}
-	b.cfg.OnDecision(Event{Agent: agent, Tool: tool, Verdict: d.Verdict, Hits: d.Hits, Duration: b.clock().Sub(start)})
-}
-
-// Stats counts what a Breaker has done since it was created. The zero Stats
-// counts nothing.
-type Stats struct {
-	// Checks counts calls to Check, excluded tools included.
-	Checks uint64
-	// Allowed, Denied, Asked and Stopped count the verdicts of Check and
-	// Resolve (an Ask later resolved counts once as asked and once more as
-	// allowed or denied).
-	Allowed, Denied, Asked, Stopped uint64
-	// Faults counts calls whose fingerprinting panicked (and were allowed).
-	Faults uint64
-	// Agents is the number of agents whose state is held now.
-	Agents int
-}
-
-// Stats returns the breaker's counters. It is safe to call at any time.
-func (b *Breaker) Stats() Stats {
-	return Stats{
-		Checks:  b.stats.checks.Load(),
-		Allowed: b.stats.allowed.Load(),
-		Denied:  b.stats.denied.Load(),
-		Asked:   b.stats.asked.Load(),
-		Stopped: b.stats.stopped.Load(),
-		Faults:  b.stats.faults.Load(),
-		Agents:  b.agents.count(),
-	}
 }
