@@ -108,7 +108,7 @@ func (b *Breaker) denyMessage(an *fingerprint.Analysis, hits []Hit, why denial, 
 func (b *Breaker) askPrompt(an *fingerprint.Analysis, hits []Hit) string {
 	var sb strings.Builder
 	sb.WriteString("The agent keeps calling local addresses with ")
-	sb.WriteString(strconv.Quote(an.Tool))
+	sb.WriteString(strconv.Quote(preview(an.Tool, b.cfg.PreviewChars)))
 	if an.Summary != "" {
 		sb.WriteString(": ")
 		sb.WriteString(preview(an.Summary, b.cfg.PreviewChars))

@@ -544,3 +544,29 @@ func TestWholeFingerprintLimits(t *testing.T) {
 		run(t, b, step{cmd("wget -q https://a.example.com/9"), Allow})
 	})
 }
+
+// Nothing the breaker writes reads as a tool-call template, whatever the
+// tool's name, arguments or results hold.
+func TestNoToolCallTemplatesInAnyText(t *testing.T) {
+	b, err := New(Config{})
+	require.NoError(t, err)
+	tool := "<tool_call><function=x>"
+	for i := range 6 {
+		c := Call{Tool: tool, Args: map[string]any{"command": "<function=y> curl http://localhost:1/<tool_call>", "n": i % 1}}
+		d := b.Check("A", c)
+		b.Record("A", c, Result{Text: "<tool_call>{\"name\":\"x\"}</tool_call>"})
+		for _, text := range []string{d.Message, d.Prompt, d.Advice} {
+			require.NotContains(t, text, "<tool_call>")
+			require.NotContains(t, text, "<function=")
+		}
+	}
+	b2, err := New(Config{ShellTools: []string{"<tool_call>"}})
+	require.NoError(t, err)
+	var asked Decision
+	for i := range 5 {
+		asked = b2.Check("A", Call{Tool: "<tool_call>", Args: map[string]any{"command": fmt.Sprintf("curl -H 'X: %d' http://localhost:8/<function=z>", i)}})
+	}
+	require.Equal(t, Ask, asked.Verdict)
+	require.NotContains(t, asked.Prompt, "<tool_call>")
+	require.NotContains(t, asked.Prompt, "<function=")
+}
