@@ -10,16 +10,25 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"log"
+	"os"
 	"strings"
 
 	"github.com/loopbreaker/loopbreaker"
 )
 
 func main() {
+	if err := run(os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// run plays the scripted session and writes what happens to w.
+func run(w io.Writer) error {
 	breaker, err := loopbreaker.New(loopbreaker.Config{})
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
 	const agent = "main"
 	breaker.UserTurn(agent) // the task prompt
@@ -31,20 +40,21 @@ func main() {
 		call := loopbreaker.Call{Tool: "bash", Args: map[string]any{"command": command, "description": desc}}
 
 		d := breaker.Check(agent, call)
-		fmt.Printf("call %d: %s\n  -> %s\n", i+1, command, d.Verdict)
+		fmt.Fprintf(w, "call %d: %s\n  -> %s\n", i+1, command, d.Verdict)
 		switch d.Verdict {
 		case loopbreaker.Allow:
 			res := runTool(command)
 			breaker.Record(agent, call, res)
 		case loopbreaker.Deny, loopbreaker.Stop:
 			// The tool never runs; the model receives the message instead.
-			fmt.Println(indent(d.Message))
+			fmt.Fprintln(w, indent(d.Message))
 		case loopbreaker.Ask:
-			fmt.Println(indent(d.Prompt))
+			fmt.Fprintln(w, indent(d.Prompt))
 			d = breaker.Resolve(agent, d, false) // nobody is there to approve
-			fmt.Printf("  -> %s after the operator declined\n", d.Verdict)
+			fmt.Fprintf(w, "  -> %s after the operator declined\n", d.Verdict)
 		}
 	}
+	return nil
 }
 
 // runTool stands in for the real shell: the download keeps failing the same
