@@ -295,13 +295,30 @@ func commandText(sh normalize.Shell, stripped [][]string, raw string) string {
 // writeWord writes w, single-quoted when it is empty or holds characters a
 // shell would split or expand.
 func writeWord(sb *strings.Builder, w string) {
-	if w != "" && !strings.ContainsAny(w, " \t\n'\"\\;&|<>()$`*?[]{}#~") {
+	if w != "" && !needsQuotes(w) {
 		sb.WriteString(w)
 		return
 	}
 	sb.WriteByte('\'')
 	sb.WriteString(strings.ReplaceAll(w, "'", `'\''`))
 	sb.WriteByte('\'')
+}
+
+// shellSpecial marks the bytes a shell would split on or expand.
+var shellSpecial = func() (t [256]bool) {
+	for _, c := range []byte(" \t\n'\"\\;&|<>()$`*?[]{}#~") {
+		t[c] = true
+	}
+	return t
+}()
+
+func needsQuotes(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if shellSpecial[w[i]] {
+			return true
+		}
+	}
+	return false
 }
 
 // writesFiles reports whether a command changes files in place.
