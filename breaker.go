@@ -63,7 +63,7 @@ func New(cfg Config) (*Breaker, error) {
 		clock:   time.Now,
 	}
 	if raw.IgnoreArgs == nil && raw.HostAliases == nil && raw.ShellTools == nil && raw.ChangeTools == nil {
-		b.analyzer = defaultAnalyzer().Fork(cfg.LocalHosts == LocalAllow, cfg.Strict)
+		b.analyzer = defaultAnalyzer().Fork(analyzerOptions(cfg))
 	} else {
 		b.analyzer = fingerprint.New(analyzerOptions(cfg))
 	}
@@ -97,6 +97,8 @@ func analyzerOptions(cfg Config) fingerprint.Options {
 		ChangeTools: cfg.ChangeTools,
 		LocalAllow:  cfg.LocalHosts == LocalAllow,
 		SinkAlways:  cfg.Strict,
+		// Observation keys serve only the rules that read results.
+		NoKeys: cfg.FailLimit == Off,
 	}
 }
 

@@ -27,6 +27,9 @@ type Options struct {
 	// SinkAlways emits sink: fingerprints for every shell command; otherwise
 	// only for commands that fetch from the network.
 	SinkAlways bool
+	// NoKeys leaves Analysis.Observe and Analysis.Subject zero, for a
+	// caller that does not judge results and so never reads them.
+	NoKeys bool
 }
 
 // Class is how a tool is understood. The zero value is [Other].
@@ -102,6 +105,7 @@ type Analyzer struct {
 	change     map[string]bool
 	localAllow bool
 	sinkAlways bool
+	noKeys     bool
 	memo       memo
 }
 
@@ -115,6 +119,7 @@ func New(opts Options) *Analyzer {
 		change:     lowerSet(opts.ChangeTools),
 		localAllow: opts.LocalAllow,
 		sinkAlways: opts.SinkAlways,
+		noKeys:     opts.NoKeys,
 	}
 	for tool, names := range opts.IgnoreArgs {
 		if tool == "*" {
@@ -138,19 +143,21 @@ func New(opts Options) *Analyzer {
 	return a
 }
 
-// Fork returns an Analyzer with a's compiled options and an empty memo of
-// its own, changing only the two switches. Compiling options takes more
-// time than creating a breaker otherwise does, so a breaker with the
-// default options forks one compiled analyzer.
-func (a *Analyzer) Fork(localAllow, sinkAlways bool) *Analyzer {
+// Fork returns an Analyzer with a's compiled tables (decoys, aliases, tool
+// lists) and an empty memo of its own; the switches LocalAllow, SinkAlways
+// and NoKeys come from opts, its tables are ignored. Compiling the tables
+// takes more time than creating a breaker otherwise does, so a breaker with
+// the default tables forks one compiled analyzer.
+func (a *Analyzer) Fork(opts Options) *Analyzer {
 	return &Analyzer{
 		decoysAll:  a.decoysAll,
 		decoysTool: a.decoysTool,
 		aliases:    a.aliases,
 		shellTools: a.shellTools,
 		change:     a.change,
-		localAllow: localAllow,
-		sinkAlways: sinkAlways,
+		localAllow: opts.LocalAllow,
+		sinkAlways: opts.SinkAlways,
+		noKeys:     opts.NoKeys,
 	}
 }
 
@@ -229,7 +236,7 @@ func (a *Analyzer) analyze(tool, lower string, args map[string]any, d *decoys, k
 	if a.change[lower] && !isViewCommand(args) {
 		an.Writes = true
 	}
-	if an.Observe == 0 {
+	if an.Observe == 0 && !a.noKeys {
 		an.Observe = observeOther(tool, args, d)
 	}
 	an.Prints = b.prints

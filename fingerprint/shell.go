@@ -79,11 +79,15 @@ func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[
 	if text := commandText(sh, stripped, raw); text != "" {
 		b.add(Cmd, "cmd:"+text)
 	}
-	an.Observe = observeShell(sh, stripped)
+	if !a.noKeys {
+		an.Observe = observeShell(sh, stripped)
+	}
 	for i, c := range sh.Commands {
 		if !isNavigation(c.Verb) {
 			an.Verb = c.Verb
-			an.Subject = subject(c.Verb, stripped[i])
+			if !a.noKeys {
+				an.Subject = subject(c.Verb, stripped[i])
+			}
 			break
 		}
 	}
