@@ -76,8 +76,8 @@ func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[
 	for i, c := range sh.Commands {
 		stripped[i] = normalize.StripVolatile(c.Verb, c.Args)
 	}
-	if text := commandText(sh, stripped, raw); text != "" {
-		b.add(Cmd, "cmd:"+text)
+	if text := commandText("cmd:", sh, stripped, raw); len(text) > len("cmd:") {
+		b.add(Cmd, text)
 	}
 	if !a.noKeys {
 		an.Observe = observeShell(sh, stripped)
@@ -246,13 +246,14 @@ func CommandText(sh normalize.Shell, raw string) string {
 	for i, c := range sh.Commands {
 		stripped[i] = normalize.StripVolatile(c.Verb, c.Args)
 	}
-	return commandText(sh, stripped, raw)
+	return commandText("", sh, stripped, raw)
 }
 
-// commandText is CommandText with each command's arguments already
-// stripped of volatile flags.
-func commandText(sh normalize.Shell, stripped [][]string, raw string) string {
-	keep := make([]int, 0, len(sh.Commands))
+// commandText is CommandText after prefix, with each command's arguments
+// already stripped of volatile flags.
+func commandText(prefix string, sh normalize.Shell, stripped [][]string, raw string) string {
+	var keepBuf [16]int
+	keep := keepBuf[:0]
 	for i, c := range sh.Commands {
 		if !IsWait(c.Verb) {
 			keep = append(keep, i)
@@ -264,7 +265,8 @@ func commandText(sh normalize.Shell, stripped [][]string, raw string) string {
 		}
 	}
 	var sb strings.Builder
-	sb.Grow(min(len(raw), 256) + 16)
+	sb.Grow(len(prefix) + min(len(raw), 256) + 16)
+	sb.WriteString(prefix)
 	for n, i := range keep {
 		if n > 0 {
 			sb.WriteString(" ; ")
