@@ -249,13 +249,41 @@ type builder struct {
 }
 
 func (b *builder) add(k Kind, text string) {
-	h := Hash(text)
-	for _, p := range b.prints {
-		if p.Hash == h && p.Text == text {
+	b.addPrint(Fingerprint{Kind: k, Text: text, Hash: Hash(text)})
+}
+
+// addPrint adds a fingerprint whose hash is already known.
+func (b *builder) addPrint(p Fingerprint) {
+	for _, q := range b.prints {
+		if q.Hash == p.Hash && q.Text == p.Text {
 			return
 		}
 	}
-	b.prints = append(b.prints, Fingerprint{Kind: k, Text: text, Hash: h})
+	b.prints = append(b.prints, p)
+}
+
+// fetchFamily is the family:http-fetch fingerprint.
+var fetchFamily = Fingerprint{Kind: Family, Text: "family:http-fetch", Hash: Hash("family:http-fetch")}
+
+// commonVerbs holds the verb: fingerprints of frequent programs, made once.
+var commonVerbs = func() map[string]Fingerprint {
+	m := map[string]Fingerprint{}
+	for _, v := range strings.Fields(`ls cat grep rg find sed awk head tail wc sort uniq echo printf python python3 pip pip3
+		pytest node npm npx yarn pnpm go cargo make mvn gradle java javac git curl wget rm mkdir cp mv touch chmod
+		bash sh docker kubectl jq diff patch tee xargs cut tr env open edit create search_file search_dir find_file
+		goto scroll_down scroll_up submit`) {
+		m[v] = Fingerprint{Kind: Verb, Text: "verb:" + v, Hash: Hash("verb:" + v)}
+	}
+	return m
+}()
+
+// verbPrint returns the verb: fingerprint of a program.
+func verbPrint(verb string) Fingerprint {
+	if p, ok := commonVerbs[verb]; ok {
+		return p
+	}
+	text := "verb:" + verb
+	return Fingerprint{Kind: Verb, Text: text, Hash: Hash(text)}
 }
 
 // isURLTool reports whether a tool's lower-case name says it fetches,
@@ -304,7 +332,7 @@ func (a *Analyzer) urlToolPrints(an *Analysis, b *builder, args map[string]any) 
 		return
 	}
 	a.urlPrints(b, urls)
-	b.add(Family, "family:http-fetch")
+	b.addPrint(fetchFamily)
 }
 
 // noteURLs records the URL facts of a call and reports whether it is local.
@@ -321,7 +349,7 @@ func (a *Analyzer) noteURLs(an *Analysis, urls []normalize.URL) bool {
 
 func (a *Analyzer) urlPrints(b *builder, urls []normalize.URL) {
 	for _, u := range urls {
-		b.add(Net, "net:"+u.Identity())
+		b.add(Net, u.PrefixedIdentity("net:"))
 	}
 	for _, u := range urls {
 		b.add(Site, "site:"+u.Site)

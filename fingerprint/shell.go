@@ -105,7 +105,7 @@ func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[
 		}
 	}
 	if fetchVerb {
-		b.add(Family, "family:http-fetch")
+		b.addPrint(fetchFamily)
 	}
 	verbs := 0
 	for _, c := range sh.Commands {
@@ -113,7 +113,7 @@ func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[
 			continue
 		}
 		verbs++
-		b.add(Verb, "verb:"+c.Verb)
+		b.addPrint(verbPrint(c.Verb))
 	}
 }
 

@@ -57,10 +57,15 @@ type URL struct {
 // An IPv6 host is written in brackets ("[::1]:8080/api") so that the port
 // stays unambiguous. Identity contains no whitespace, and parsing
 // "https://" + Identity() with [NormalizeURL] gives back the same Identity.
-func (u URL) Identity() string {
+func (u URL) Identity() string { return u.PrefixedIdentity("") }
+
+// PrefixedIdentity returns prefix followed by u.Identity(), written in one
+// buffer ("net:" + the identity is a net: fingerprint).
+func (u URL) PrefixedIdentity(prefix string) string {
 	v6 := strings.IndexByte(u.Host, ':') >= 0
 	var b strings.Builder
-	b.Grow(u.identityLen())
+	b.Grow(len(prefix) + u.identityLen())
+	b.WriteString(prefix)
 	if v6 {
 		b.WriteByte('[')
 	}

@@ -491,3 +491,10 @@ func BenchmarkExtractURLs(b *testing.B) {
 		_ = ExtractURLs(text)
 	}
 }
+
+func TestPrefixedIdentity(t *testing.T) {
+	u, ok := NormalizeURL("http://[::1]:3000/a?b=1", nil)
+	require.True(t, ok)
+	require.Equal(t, "net:"+u.Identity(), u.PrefixedIdentity("net:"))
+	require.Equal(t, "[::1]:3000/a?b=1", u.Identity())
+}
