@@ -380,18 +380,18 @@ func (c Config) problems() []problem {
 
 	limits := field("Limits", "limits")
 	for _, k := range sortedKeys(c.Limits) {
-		at := limits.key(k)
+		at := func() location { return limits.key(k) } // built only for a problem
 		if reason := limitKeyProblem(k); reason != "" {
-			add(at, k, reason)
+			add(at(), k, reason)
 		}
 		switch v := c.Limits[k]; {
 		case v == Off || v >= minLimit:
 		case v == 0:
-			add(at, v, "must be Off (-1) or at least 2: a cap below 2 would deny the first call (leave the key out to keep its default)")
+			add(at(), v, "must be Off (-1) or at least 2: a cap below 2 would deny the first call (leave the key out to keep its default)")
 		case v > 0:
-			add(at, v, "must be Off (-1) or at least 2: a cap below 2 would deny the first call")
+			add(at(), v, "must be Off (-1) or at least 2: a cap below 2 would deny the first call")
 		default:
-			add(at, v, "must be Off (-1) or at least 2")
+			add(at(), v, "must be Off (-1) or at least 2")
 		}
 	}
 
@@ -401,13 +401,13 @@ func (c Config) problems() []problem {
 
 	ignore := field("IgnoreArgs", "ignoreArgs")
 	for _, k := range sortedKeys(c.IgnoreArgs) {
-		at := ignore.key(k)
+		at := func() location { return ignore.key(k) }
 		if blank(k) {
-			add(at, k, "tool name must not be empty")
+			add(at(), k, "tool name must not be empty")
 		}
 		for i, name := range c.IgnoreArgs[k] {
 			if blank(name) {
-				add(at.index(i), name, "argument name must not be empty")
+				add(at().index(i), name, "argument name must not be empty")
 			}
 		}
 	}
@@ -415,16 +415,16 @@ func (c Config) problems() []problem {
 	aliases := field("HostAliases", "hostAliases")
 	folded := make(map[string]string, len(c.HostAliases)) // lower-cased key -> original key
 	for _, k := range sortedKeys(c.HostAliases) {
-		at, v := aliases.key(k), c.HostAliases[k]
+		at, v := func() location { return aliases.key(k) }, c.HostAliases[k]
 		if reason := hostProblem(k); reason != "" {
-			add(at, k, "host: "+reason)
+			add(at(), k, "host: "+reason)
 		}
 		if reason := hostProblem(v); reason != "" {
-			add(at, v, "alias target: "+reason)
+			add(at(), v, "alias target: "+reason)
 		}
 		lk := strings.ToLower(k)
 		if prev, ok := folded[lk]; ok && !strings.EqualFold(c.HostAliases[prev], v) {
-			add(at, v, fmt.Sprintf("same host as key %q once lower-cased, with a different target", prev))
+			add(at(), v, fmt.Sprintf("same host as key %q once lower-cased, with a different target", prev))
 		}
 		folded[lk] = k
 	}
