@@ -72,9 +72,16 @@ func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[
 	}
 	an.Fetch = fetchVerb || len(urls) > 0
 
-	stripped := make([][]string, len(sh.Commands))
-	for i, c := range sh.Commands {
-		stripped[i] = normalize.StripVolatile(c.Verb, c.Args)
+	var strippedBuf [8][]string
+	stripped := strippedBuf[:0]
+	for _, c := range sh.Commands {
+		// Commands without volatile flags share their words: nothing here
+		// modifies them.
+		if normalize.HasVolatileFlags(c.Verb) {
+			stripped = append(stripped, normalize.StripVolatile(c.Verb, c.Args))
+		} else {
+			stripped = append(stripped, c.Args)
+		}
 	}
 	if text := commandText("cmd:", sh, stripped, raw); len(text) > len("cmd:") {
 		b.add(Cmd, text)

@@ -369,6 +369,10 @@ func StripVolatile(verb string, args []string) []string {
 	return stripSpec(spec, args, make([]string, 0, len(args)), 0)
 }
 
+// HasVolatileFlags reports whether StripVolatile has a table for verb, that
+// is, whether it may remove anything from that command's arguments.
+func HasVolatileFlags(verb string) bool { return specFor(verb) != nil }
+
 // isOptWord reports whether w looks like an option (-x, --xy) rather than
 // an operand; a lone "-" is an operand (standard input).
 func isOptWord(w string) bool { return len(w) > 1 && w[0] == '-' }

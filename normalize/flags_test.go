@@ -197,3 +197,12 @@ func TestVolatileTablesWellFormed(t *testing.T) {
 		visit(name, c, 0)
 	}
 }
+
+func TestHasVolatileFlags(t *testing.T) {
+	for _, v := range []string{"curl", "/usr/bin/curl", "wget", "git", "pytest"} {
+		require.True(t, HasVolatileFlags(v), v)
+	}
+	for _, v := range []string{"ls", "cat", "", "python3-config"} {
+		require.False(t, HasVolatileFlags(v), v)
+	}
+}
