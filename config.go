@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 )
@@ -255,8 +256,9 @@ func DefaultConfig() Config {
 
 // withDefaults returns c with every zero field replaced by its default and
 // the merged maps (Limits, IgnoreArgs, HostAliases) merged one level deep over
-// the defaults. The maps and slices of the result are new, so the breaker owns
-// them; c's are only read. Host aliases are lower-cased, and a negative
+// the defaults. The maps and slices of the result are new where c gave any,
+// and otherwise the package's shared default tables, which nothing modifies;
+// c's are only read. Host aliases are lower-cased, and a negative
 // IdleTimeout becomes Off, so that equal behaviour means equal values. It
 // does not validate.
 func (c Config) withDefaults() Config {
@@ -270,22 +272,29 @@ func (c Config) withDefaults() Config {
 		d.Limits[k] = v
 	}
 
-	d.IgnoreArgs = defaultIgnoreArgs()
-	for k, names := range c.IgnoreArgs {
-		d.IgnoreArgs[k] = cloneList(names)
+	shared := sharedDefaults()
+	d.IgnoreArgs = shared.IgnoreArgs
+	if c.IgnoreArgs != nil {
+		d.IgnoreArgs = defaultIgnoreArgs()
+		for k, names := range c.IgnoreArgs {
+			d.IgnoreArgs[k] = cloneList(names)
+		}
 	}
 
-	d.HostAliases = defaultHostAliases()
-	// Sorted, so that two spellings of one host resolve the same way on
-	// every run: the later in byte order (the lower-case one) wins.
-	for _, k := range sortedKeys(c.HostAliases) {
-		d.HostAliases[strings.ToLower(k)] = strings.ToLower(c.HostAliases[k])
+	d.HostAliases = shared.HostAliases
+	if c.HostAliases != nil {
+		d.HostAliases = defaultHostAliases()
+		// Sorted, so that two spellings of one host resolve the same way on
+		// every run: the later in byte order (the lower-case one) wins.
+		for _, k := range sortedKeys(c.HostAliases) {
+			d.HostAliases[strings.ToLower(k)] = strings.ToLower(c.HostAliases[k])
+		}
 	}
 
-	d.Exclude = listOr(c.Exclude, defaultExclude)
-	d.Include = listOr(c.Include, defaultInclude)
-	d.ShellTools = listOr(c.ShellTools, defaultShellTools)
-	d.ChangeTools = listOr(c.ChangeTools, defaultChangeTools)
+	d.Exclude = listOr(c.Exclude, shared.Exclude)
+	d.Include = listOr(c.Include, shared.Include)
+	d.ShellTools = listOr(c.ShellTools, shared.ShellTools)
+	d.ChangeTools = listOr(c.ChangeTools, shared.ChangeTools)
 
 	if d.PreviewChars == 0 {
 		d.PreviewChars = defaultPreviewChars
@@ -316,12 +325,16 @@ func (c Config) withDefaults() Config {
 
 // listOr returns a copy of list, or def() when list is nil. The copy is never
 // nil, so an empty list stays distinguishable from "the default".
-func listOr(list []string, def func() []string) []string {
+func listOr(list, def []string) []string {
 	if list == nil {
-		return def()
+		return def
 	}
 	return cloneList(list)
 }
+
+// sharedDefaults holds one copy of the default tables, shared by every
+// configuration that keeps them; nothing may modify it.
+var sharedDefaults = sync.OnceValue(DefaultConfig)
 
 func cloneList(list []string) []string {
 	return append(make([]string, 0, len(list)), list...)
