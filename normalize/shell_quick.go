@@ -453,7 +453,17 @@ func shQuickWord(src string, i int, buf *[]byte) (word, raw string, end int, ok 
 		case c == '"':
 			j := i + 1
 			for j < n && src[j] != '"' {
-				if d := src[j]; d == '$' || d == '`' || d == '\\' {
+				switch d := src[j]; {
+				case d == '$':
+					// A plain $NAME renders as written; anything else
+					// is the parser's.
+					k := shNameEnd(src, j+1)
+					if k == j+1 {
+						return "", "", 0, false
+					}
+					j = k
+					continue
+				case d == '`' || d == '\\':
 					return "", "", 0, false
 				}
 				j++
@@ -480,6 +490,17 @@ func shQuickWord(src string, i int, buf *[]byte) (word, raw string, end int, ok 
 				*buf = append(*buf, c)
 			}
 			i++
+		case c == '$':
+			// A plain $NAME (not ${...}, $(...), $1 or $?) renders as
+			// written, so the word stays text.
+			k := shNameEnd(src, i+1)
+			if k == i+1 {
+				return "", "", 0, false
+			}
+			if !plain {
+				*buf = append(*buf, src[i:k]...)
+			}
+			i = k
 		default:
 			return "", "", 0, false
 		}
@@ -490,4 +511,25 @@ done:
 		return raw, raw, i, true
 	}
 	return string(*buf), raw, i, true
+}
+
+// shNameEnd returns the end of the shell variable name starting at src[i]
+// (a letter or underscore, then letters, digits and underscores), or i when
+// none starts there.
+func shNameEnd(src string, i int) int {
+	if i >= len(src) {
+		return i
+	}
+	if c := src[i]; !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+		return i
+	}
+	j := i + 1
+	for j < len(src) {
+		c := src[j]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			break
+		}
+		j++
+	}
+	return j
 }

@@ -624,7 +624,8 @@ func TestQuickPathAgrees(t *testing.T) {
 		"|", "||", "&&", "&", ";", ";;", "\n", " ", "\t", "'a b'", `"c d"`, `"`, "'", `\`, `\ `, "\\\n",
 		"é", "~", "*", "bash -c", "'ls; pwd'", "tee", "f.txt", "/dev/null", "curl -o", "$", "(", ")", "!",
 		"<<EOF", "<<'EOF'", `<<"EOF"`, "<<-EOF", "EOF", "\nEOF\n", "\nEOF", "cat <<'EOF'\nx $y\nEOF\n",
-		"cat <<EOF\n$y\nEOF\n", " EOF", "\tEOF"}
+		"cat <<EOF\n$y\nEOF\n", " EOF", "\tEOF", "$HOME", "$x/y", "a$b", "${y}", `"$HOME/a b"`, `"$"`, "$1", "$?",
+		"$(", "$x[1]", "$_a9", `"x$y"z`, "=$A", "$A=1"}
 	r := rand.New(rand.NewPCG(3, 4))
 	accepted := 0
 	for range 20000 {
