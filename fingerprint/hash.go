@@ -64,11 +64,18 @@ func (h *hasher) str(s string) {
 			h.word(x)
 		}
 	}
+	whole := s
 	for len(s) >= 8 {
 		h.word(load64(s, 0))
 		s = s[8:]
 	}
-	if len(s) > 0 {
+	switch {
+	case len(s) == 0:
+	case len(whole) >= 8:
+		// The last eight bytes, overlapping what came before; the length
+		// hashed first keeps this unambiguous.
+		h.word(load64(whole, len(whole)-8))
+	default:
 		var w uint64
 		for i := len(s) - 1; i >= 0; i-- {
 			w = w<<8 | uint64(s[i])

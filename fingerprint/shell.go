@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/loopbreaker/loopbreaker/normalize"
 )
@@ -199,21 +200,27 @@ func ParseCommand(tool string, command any) (sh normalize.Shell, raw string, ok 
 // that a block re-sent with other indentation or trailing spaces is the
 // same action.
 func BlockHash(raw string) uint64 {
+	var stack [4096]byte
+	buf := stack[:0]
+	if len(raw) > len(stack) {
+		buf = make([]byte, 0, len(raw))
+	}
+	space := false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if asciiSpace[c] {
+			space = true
+			continue
+		}
+		if space && len(buf) > 0 {
+			buf = append(buf, ' ')
+		}
+		space = false
+		buf = append(buf, c)
+	}
 	var h hasher
 	h.init(seedA, seedB^0x626c6f636b)
-	for i := 0; i < len(raw); {
-		for i < len(raw) && asciiSpace[raw[i]] {
-			i++
-		}
-		j := i
-		for j < len(raw) && !asciiSpace[raw[j]] {
-			j++
-		}
-		if j > i {
-			h.str(raw[i:j])
-		}
-		i = j
-	}
+	h.str(unsafe.String(unsafe.SliceData(buf), len(buf)))
 	return h.sum().a
 }
 
