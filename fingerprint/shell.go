@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/loopbreaker/loopbreaker/normalize"
 )
@@ -196,35 +195,25 @@ func ParseCommand(tool string, command any) (sh normalize.Shell, raw string, ok 
 }
 
 // BlockHash hashes a command line that carries a text block (a here-document
-// or an edit block) with every run of white space folded to one space, so
-// that a block re-sent with other indentation or trailing spaces is the
-// same action.
+// or an edit block) line by line, each line without its leading and trailing
+// white space and blank lines left out, so that a block re-sent with other
+// indentation, trailing spaces or blank lines is the same action.
 func BlockHash(raw string) uint64 {
-	var stack [4096]byte
-	buf := stack[:0]
-	if len(raw) > len(stack) {
-		buf = make([]byte, 0, len(raw))
-	}
-	space := false
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		if asciiSpace[c] {
-			space = true
-			continue
-		}
-		if space && len(buf) > 0 {
-			buf = append(buf, ' ')
-		}
-		space = false
-		buf = append(buf, c)
-	}
 	var h hasher
 	h.init(seedA, seedB^0x626c6f636b)
-	h.str(unsafe.String(unsafe.SliceData(buf), len(buf)))
+	for raw != "" {
+		line := raw
+		if i := strings.IndexByte(raw, '\n'); i >= 0 {
+			line, raw = raw[:i], raw[i+1:]
+		} else {
+			raw = ""
+		}
+		if line = strings.TrimSpace(line); line != "" {
+			h.str(line)
+		}
+	}
 	return h.sum().a
 }
-
-var asciiSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, '\v': true, '\f': true}
 
 // IsInterfaceEdit reports whether a command is a multi-line edit command of
 // an agent-computer interface run through the shell tool (SWE-agent's

@@ -310,9 +310,9 @@ func explainCmd(e *explanation, fp string, sh normalize.Shell, segs [][]string, 
 	}
 	switch {
 	case strings.Contains(raw, "<<"):
-		e.add(fp, "here-document: the whole command line stands as its hash (white space folded), <<#%x", fingerprint.BlockHash(raw))
+		e.add(fp, "here-document: the whole command line stands as its hash (indentation and blank lines ignored), <<#%x", fingerprint.BlockHash(raw))
 	case fingerprint.IsInterfaceEdit(raw):
-		e.add(fp, "edit block: only its first line is parsed; the whole command stands as its hash (white space folded), <<#%x", fingerprint.BlockHash(raw))
+		e.add(fp, "edit block: only its first line is parsed; the whole command stands as its hash (indentation and blank lines ignored), <<#%x", fingerprint.BlockHash(raw))
 	}
 }
 

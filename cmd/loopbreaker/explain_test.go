@@ -124,7 +124,7 @@ func TestExplain(t *testing.T) {
 			want: []string{
 				"cmd:cat >setup.py <<#",
 				"output files of redirections added: >setup.py",
-				"here-document: the whole command line stands as its hash (white space folded), <<#",
+				"here-document: the whole command line stands as its hash (indentation and blank lines ignored), <<#",
 			},
 		},
 		{
