@@ -99,7 +99,7 @@ const (
 // create one with [New]. An Analyzer is safe for concurrent use.
 type Analyzer struct {
 	decoysAll  map[string]bool
-	decoysTool map[string]map[string]bool // lower-case tool → names
+	decoysTool map[string]map[string]bool // lower-case tool → its names and the "*" ones
 	aliases    map[string]string
 	shellTools map[string]bool
 	change     map[string]bool
@@ -134,6 +134,13 @@ func New(opts Options) *Analyzer {
 			a.decoysTool[strings.ToLower(tool)] = set
 		}
 		for _, n := range names {
+			set[n] = true
+		}
+	}
+	// A tool's own set holds the "*" names too, so that checking a key
+	// takes one lookup.
+	for _, set := range a.decoysTool {
+		for n := range a.decoysAll {
 			set[n] = true
 		}
 	}
@@ -172,12 +179,20 @@ func lowerSet(names []string) map[string]bool {
 // decoys is the decoy set of one call: the "*" list and the tool's own, and,
 // for observation keys, the arguments that choose a position in a file.
 type decoys struct {
-	all, tool map[string]bool
-	position  bool
+	set      map[string]bool
+	position bool
 }
 
 func (d *decoys) skip(k string) bool {
-	return d.all[k] || d.tool[k] || (d.position && positionArgs[strings.ToLower(k)])
+	return d.set[k] || (d.position && positionArgs[strings.ToLower(k)])
+}
+
+// decoysOf returns the decoy set of a tool (lower-case name).
+func (a *Analyzer) decoysOf(lower string) decoys {
+	if set, ok := a.decoysTool[lower]; ok {
+		return decoys{set: set}
+	}
+	return decoys{set: a.decoysAll}
 }
 
 // Analyze returns the analysis of one call. It never panics on arguments
@@ -185,7 +200,7 @@ func (d *decoys) skip(k string) bool {
 // defensively. The result is shared and must not be modified.
 func (a *Analyzer) Analyze(tool string, args map[string]any) *Analysis {
 	lower := toLower(tool)
-	d := decoys{all: a.decoysAll, tool: a.decoysTool[lower]}
+	d := a.decoysOf(lower)
 	key := callKey(tool, args, &d)
 	if an := a.memo.get(key); an != nil {
 		return an
@@ -202,7 +217,7 @@ func (a *Analyzer) ExactText(tool string, args map[string]any, limit int) string
 	if limit <= 0 {
 		limit = normalize.MaxCanonicalBytes
 	}
-	d := decoys{all: a.decoysAll, tool: a.decoysTool[toLower(tool)]}
+	d := a.decoysOf(toLower(tool))
 	return exactText(tool, args, d.skip, limit)
 }
 
