@@ -12,7 +12,7 @@ type memo struct {
 }
 
 const (
-	memoShards = 16
+	memoShards = 8
 	memoSlots  = 8 // per shard
 )
 

@@ -190,7 +190,7 @@ type shBuilder struct {
 // shNewBuilder returns a builder for a text of n bytes. Its word arena is
 // made on first use, sized by the path that uses it.
 func shNewBuilder(n int) *shBuilder {
-	return &shBuilder{hint: min(n/8+4, 64)}
+	return &shBuilder{hint: min(n/16+4, 32)}
 }
 
 // reserve makes room for k more words in the arena, and for the first use
