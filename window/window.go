@@ -32,9 +32,11 @@ func (w *Window) Len() int { return w.n }
 
 // Count returns how many of the calls in the window committed hash h.
 func (w *Window) Count(h uint64) int {
+	// Slots outside the window are empty (never written since the last
+	// Reset), so every slot can be scanned without ring arithmetic.
 	c := 0
-	for i := range w.n {
-		for _, k := range w.slots[w.index(i)] {
+	for _, slot := range w.slots {
+		for _, k := range slot {
 			if k.Hash == h {
 				c++
 				break
