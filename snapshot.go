@@ -130,9 +130,8 @@ func (b *Breaker) Restore(agent string, data []byte) error {
 		return fmt.Errorf("loopbreaker: snapshot: denials: must be >= 0 (got %d)", snap.Denials)
 	}
 	type call struct {
-		keys  []window.Key
-		exact uint64
-		meta  slotMeta
+		keys []window.Key
+		meta slotMeta
 	}
 	calls := make([]call, len(snap.Calls))
 	for i, c := range snap.Calls {

@@ -551,8 +551,8 @@ func TestNoToolCallTemplatesInAnyText(t *testing.T) {
 	b, err := New(Config{})
 	require.NoError(t, err)
 	tool := "<tool_call><function=x>"
-	for i := range 6 {
-		c := Call{Tool: tool, Args: map[string]any{"command": "<function=y> curl http://localhost:1/<tool_call>", "n": i % 1}}
+	for range 6 {
+		c := Call{Tool: tool, Args: map[string]any{"command": "<function=y> curl http://localhost:1/<tool_call>"}}
 		d := b.Check("A", c)
 		b.Record("A", c, Result{Text: "<tool_call>{\"name\":\"x\"}</tool_call>"})
 		for _, text := range []string{d.Message, d.Prompt, d.Advice} {

@@ -56,8 +56,6 @@ type Analysis struct {
 	// duplicates. The exact: fingerprint has its hash but no text; write it
 	// with [Analyzer.ExactText] when it is needed.
 	Prints []Fingerprint
-	// URLs counts the distinct URLs the call mentions (at most maxURLs).
-	URLs int
 	// Local reports that the call mentions at least one URL and every URL is
 	// local (localhost, loopback, private or link-local).
 	Local bool
@@ -352,7 +350,6 @@ func (a *Analyzer) urlToolPrints(an *Analysis, b *builder, args map[string]any) 
 
 // noteURLs records the URL facts of a call and reports whether it is local.
 func (a *Analyzer) noteURLs(an *Analysis, urls []normalize.URL) bool {
-	an.URLs = len(urls)
 	an.Local = len(urls) > 0
 	for _, u := range urls {
 		if !u.Local {

@@ -335,16 +335,6 @@ func render(cmds []normalize.SimpleCommand, sinks, inputs []string, raw string) 
 	return fingerprint.CommandText(normalize.Shell{Commands: cmds, Sinks: sinks, Inputs: inputs}, raw)
 }
 
-// writeWord writes w as cmd: shows it: single-quoted when it is empty or
-// holds characters a shell would split or expand.
-func writeWord(sb *strings.Builder, w string) {
-	if w != "" && !strings.ContainsAny(w, " \t\n'\"\\;&|<>()$`*?[]{}#~") {
-		sb.WriteString(w)
-		return
-	}
-	sb.WriteString("'" + strings.ReplaceAll(w, "'", `'\''`) + "'")
-}
-
 // strippedWords returns the words of args that StripVolatile did not keep;
 // an option cluster that only lost some letters is shown as "-sSLo → -o".
 func strippedWords(args, kept []string) []string {
