@@ -37,10 +37,6 @@ type Breaker struct {
 	}
 }
 
-// minVerbAnswer is the length from which one program's output, repeated
-// word for word under changing arguments, counts as the same answer.
-const minVerbAnswer = 32
-
 // Window key flags.
 const (
 	// flagObservation marks the exact: and cmd: keys of a call that only
@@ -359,7 +355,7 @@ func (b *Breaker) Record(agent string, call Call, res Result) {
 	}
 	r := record{
 		observe: an.Observe,
-		verb:    fingerprint.Hash(an.Verb),
+		verb:    an.VerbHash,
 		subject: an.Subject,
 		result:  resultHash(res.Text, failed),
 		size:    min(len(strings.TrimSpace(res.Text)), 255),

@@ -73,9 +73,8 @@ func (h *history) stale(an *fingerprint.Analysis, limit, verbLimit int) (staleHi
 	if verbLimit <= 0 {
 		return h.cycle(an, limit)
 	}
-	verb := fingerprint.Hash(an.Verb)
 	failedWithText := func(r record) bool { return r.failed && r.size > 0 }
-	if n, last, ok := h.sameAnswers(verbLimit, failedWithText, func(r record) bool { return r.verb == verb }); ok {
+	if n, last, ok := h.sameAnswers(verbLimit, failedWithText, func(r record) bool { return r.verb == an.VerbHash }); ok {
 		return staleHit{
 			hit:    Hit{Fingerprint: "fail:" + an.Verb, Count: n + 1, Limit: verbLimit + 1},
 			why:    "The last " + strconv.Itoa(n) + " calls of " + an.Verb + " failed with the same error, whatever their arguments; another variation will not get past it.",
@@ -140,6 +139,10 @@ func (h *history) sameAnswers(n int, accept, match func(record) bool) (int, reco
 }
 
 func anyRecord(record) bool { return true }
+
+// minVerbAnswer is the length from which one program's output, repeated
+// word for word under changing options, counts as the same answer.
+const minVerbAnswer = 32
 
 // failed reports whether a result is evidence that the call failed: the
 // harness's error flag, a non-zero exit code, an HTTP client error other

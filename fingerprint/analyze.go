@@ -79,8 +79,10 @@ type Analysis struct {
 	// the options; 0 for other tools.
 	Subject uint64
 	// Verb names the program or tool that ran: the first command of a shell
-	// call that is not cd or sleep, or the tool's name.
-	Verb string
+	// call that is not cd or sleep, or the tool's name. VerbHash is
+	// Hash(Verb).
+	Verb     string
+	VerbHash uint64
 }
 
 // Limits on what one call contributes, so that a call's fingerprint set stays
@@ -253,6 +255,7 @@ func (a *Analyzer) analyze(tool, lower string, args map[string]any, d *decoys, k
 		an.Observe = observeOther(tool, args, d)
 	}
 	an.Prints = b.prints
+	an.VerbHash = Hash(an.Verb)
 	return an
 }
 
