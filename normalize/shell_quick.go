@@ -510,6 +510,11 @@ done:
 	if plain {
 		return raw, raw, i, true
 	}
+	if whole := len(raw) - 2; whole == len(*buf) && (raw[0] == '\'' || raw[0] == '"') && raw[len(raw)-1] == raw[0] {
+		// One quoted piece and nothing else ("a b", 'x'): what it renders
+		// is the text between the quotes, so no copy is needed.
+		return raw[1 : len(raw)-1], raw, i, true
+	}
 	return string(*buf), raw, i, true
 }
 
