@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/loopbreaker/loopbreaker/normalize"
 )
@@ -35,8 +36,14 @@ func isNavigation(verb string) bool {
 // else), so that "sleep 30 && x" and "sleep 60 && x" are one action.
 func IsWait(verb string) bool { return verb == "sleep" || verb == "" }
 
+// shellParsers holds parsers for shellPrints, which keeps nothing of a
+// parsed command line's slices, so that parsing a command allocates little.
+var shellParsers = sync.Pool{New: func() any { return new(normalize.ShellParser) }}
+
 func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[string]any) {
-	sh, raw, ok := ParseCommand(lower, firstOf(args, "command", "cmd"))
+	parser := shellParsers.Get().(*normalize.ShellParser)
+	defer shellParsers.Put(parser)
+	sh, raw, ok := parseCommand(parser, lower, firstOf(args, "command", "cmd"))
 	if !ok {
 		return
 	}
@@ -170,18 +177,25 @@ func isURLWord(w string) bool {
 // words instead), an argv array of strings as one command. raw is the
 // command's text. ok is false when the argument is neither.
 func ParseCommand(tool string, command any) (sh normalize.Shell, raw string, ok bool) {
+	var p normalize.ShellParser
+	return parseCommand(&p, tool, command)
+}
+
+// parseCommand is ParseCommand with a parser's memory: sh is valid until
+// p's next call.
+func parseCommand(p *normalize.ShellParser, tool string, command any) (sh normalize.Shell, raw string, ok bool) {
 	switch c := command.(type) {
 	case string:
 		switch lower := toLower(tool); {
 		case lower == "pwsh" || lower == "powershell":
-			return normalize.ParsePlain(c), c, true
+			return p.ParsePlain(c), c, true
 		case IsInterfaceEdit(c):
 			// The first line is the call; the rest is a text block, which
 			// goes into cmd: as a hash, like a here-document.
 			first, _, _ := strings.Cut(c, "\n")
-			return normalize.ParsePlain(first), c, true
+			return p.ParsePlain(first), c, true
 		}
-		return normalize.ParseShell(c), c, true
+		return p.Parse(c), c, true
 	case []any:
 		argv := make([]string, 0, len(c))
 		for _, w := range c {

@@ -33,6 +33,8 @@
 // decline anything they cannot read exactly as the parser would, and tests
 // and fuzzing check that their results equal the parser's. Text that does
 // not parse falls back to [ParsePlain], a plain word split that also serves
-// PowerShell. [StripVolatile] removes the flags that change presentation,
+// PowerShell. A [ShellParser] does the same work but keeps its memory from
+// one command line to the next, so that a warm parser reading a plain
+// command list allocates nothing. [StripVolatile] removes the flags that change presentation,
 // timing or retries but not the action, from a table per program.
 package normalize

@@ -74,16 +74,85 @@ const (
 // plainly. ParseShell never panics and never fails; it reads nothing but
 // cmd (no environment, no files). It is safe for concurrent use.
 func ParseShell(cmd string) Shell {
+	var p ShellParser
+	return p.Parse(cmd)
+}
+
+// A ShellParser parses command lines as ParseShell and ParsePlain do, but
+// keeps the memory of one result for the next: a Shell it returns shares
+// its slices with the parser and is valid only until the parser's next
+// call. The strings in it stay valid. A host that parses many command lines
+// keeps a parser per goroutine (or in a sync.Pool) and copies whatever it
+// keeps.
+//
+// The zero value is ready to use. A ShellParser is not safe for concurrent
+// use.
+type ShellParser struct {
+	b shBuilder
+}
+
+// Parse is ParseShell with the parser's memory.
+func (p *ShellParser) Parse(cmd string) Shell {
 	if len(cmd) > shellMaxInput {
-		return ParsePlain(cmd[:shellMaxInput])
+		return p.ParsePlain(cmd[:shellMaxInput])
 	}
-	b := shNewBuilder(len(cmd))
+	b := p.reset(len(cmd))
 	b.sh.Parsed = true
 	if !shGuard(func() { b.text(cmd, 0) }) {
 		// A bug of ours must not reach the caller either.
-		return ParsePlain(cmd)
+		return p.ParsePlain(cmd)
 	}
 	return b.result()
+}
+
+// ParsePlain is ParsePlain with the parser's memory.
+func (p *ShellParser) ParsePlain(cmd string) Shell {
+	if len(cmd) > shellMaxInput {
+		cmd = cmd[:shellMaxInput]
+	}
+	b := p.reset(len(cmd))
+	if !shGuard(func() { b.plain(cmd, 0) }) {
+		return Shell{}
+	}
+	b.sh.Parsed = false
+	return b.result()
+}
+
+// shKeepWords and shKeepScratch bound the word arena and the scratch bytes
+// that a ShellParser keeps between calls, so that one huge command line does
+// not pin its memory for good.
+const (
+	shKeepWords   = 1024
+	shKeepScratch = 4096
+)
+
+// reset readies p's builder for a text of n bytes, keeping the capacity of
+// its slices and dropping the strings they held.
+func (p *ShellParser) reset(n int) *shBuilder {
+	b := &p.b
+	words := b.words
+	if cap(words) > shKeepWords {
+		words = nil
+	}
+	clear(words)
+	scratch := b.scratch
+	if cap(scratch) > shKeepScratch {
+		scratch = nil
+	}
+	clear(b.sh.Commands)
+	clear(b.sh.Sinks)
+	clear(b.sh.Inputs)
+	*b = shBuilder{
+		sh: Shell{
+			Commands: b.sh.Commands[:0],
+			Sinks:    b.sh.Sinks[:0],
+			Inputs:   b.sh.Inputs[:0],
+		},
+		words:   words[:0],
+		hint:    min(n/16+4, 32),
+		scratch: scratch,
+	}
+	return b
 }
 
 // ParseArgv reads a command given as an argument vector, as some agents'
@@ -125,15 +194,8 @@ func ParseArgv(argv []string) Shell {
 // curl and wget are handled as in ParseShell. Parsed is always false.
 // ParsePlain never panics and is safe for concurrent use.
 func ParsePlain(cmd string) Shell {
-	if len(cmd) > shellMaxInput {
-		cmd = cmd[:shellMaxInput]
-	}
-	b := shNewBuilder(len(cmd))
-	if !shGuard(func() { b.plain(cmd, 0) }) {
-		return Shell{}
-	}
-	b.sh.Parsed = false
-	return b.result()
+	var p ShellParser
+	return p.ParsePlain(cmd)
 }
 
 // Verbs returns the distinct non-empty verbs of s.Commands in order of first
@@ -185,6 +247,8 @@ type shBuilder struct {
 	noFast bool
 	// hint is the expected number of words, for sizing the arena.
 	hint int
+	// scratch is where quick renders quoted words.
+	scratch []byte
 }
 
 // shNewBuilder returns a builder for a text of n bytes. Its word arena is
@@ -196,7 +260,7 @@ func shNewBuilder(n int) *shBuilder {
 // reserve makes room for k more words in the arena, and for the first use
 // of the arena at least the size hint.
 func (b *shBuilder) reserve(k int) {
-	if b.words == nil {
+	if cap(b.words) == 0 {
 		b.words = make([]string, 0, max(k, b.hint))
 		return
 	}
@@ -207,18 +271,25 @@ func (b *shBuilder) reserve(k int) {
 
 // reserveCommands sizes the command list for k commands, if it has none.
 func (b *shBuilder) reserveCommands(k int) {
-	if b.sh.Commands == nil {
+	if cap(b.sh.Commands) == 0 {
 		b.sh.Commands = make([]SimpleCommand, 0, min(k, shellMaxCommands))
 	}
 }
 
-// result is the finished Shell; an empty command list is nil, whichever
-// path built it.
+// result is the finished Shell; an empty list is nil, whichever path built
+// it and whether or not the builder had memory from an earlier call.
 func (b *shBuilder) result() Shell {
-	if len(b.sh.Commands) == 0 {
-		b.sh.Commands = nil
+	sh := b.sh
+	if len(sh.Commands) == 0 {
+		sh.Commands = nil
 	}
-	return b.sh
+	if len(sh.Sinks) == 0 {
+		sh.Sinks = nil
+	}
+	if len(sh.Inputs) == 0 {
+		sh.Inputs = nil
+	}
+	return sh
 }
 
 func (b *shBuilder) full() bool { return len(b.sh.Commands) >= shellMaxCommands }
@@ -252,7 +323,7 @@ func (b *shBuilder) addSink(p string) {
 			return
 		}
 	}
-	if b.sh.Sinks == nil {
+	if cap(b.sh.Sinks) == 0 {
 		b.sh.Sinks = make([]string, 0, 2)
 	}
 	b.sh.Sinks = append(b.sh.Sinks, p)

@@ -58,6 +58,10 @@ func FuzzParseShell(f *testing.F) {
 		sameShell(t, sh, ParseShell(cmd), "not deterministic")
 		// The fast and quick paths must give exactly what the parser gives.
 		sameShell(t, parseSlow(cmd), sh, "parser vs fast/quick path")
+		// A parser that read another line first gives the same result.
+		var p ShellParser
+		p.Parse("cat > a <<'EOF'\nx\nEOF\ncurl -o b 'https://x' | tee c < d; ls \"$HOME\"")
+		sameShell(t, sh, p.Parse(cmd), "reused parser")
 	})
 }
 

@@ -158,7 +158,6 @@ func (b *shBuilder) quick(src string, depth int) bool {
 	var cmdBuf [8]shQuickCmd
 	var redirBuf [4]shQuickRedir
 	cmds, redirs := cmdBuf[:0], redirBuf[:0]
-	var buf []byte
 	fail := func() bool {
 		b.words = b.words[:start]
 		return false
@@ -299,7 +298,7 @@ func (b *shBuilder) quick(src string, depth int) bool {
 			if j >= n || src[j] == '#' {
 				return fail()
 			}
-			target, _, end, ok := shQuickWord(src, j, &buf)
+			target, _, end, ok := shQuickWord(src, j, &b.scratch)
 			if !ok || end == j {
 				return fail()
 			}
@@ -309,7 +308,7 @@ func (b *shBuilder) quick(src string, depth int) bool {
 		}
 
 		// A word.
-		w, raw, end, ok := shQuickWord(src, i, &buf)
+		w, raw, end, ok := shQuickWord(src, i, &b.scratch)
 		if !ok || end == i || w == "{" || w == "}" {
 			return fail()
 		}

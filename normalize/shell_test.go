@@ -849,3 +849,37 @@ func TestInputRedirections(t *testing.T) {
 	require.Equal(t, []string{"in.txt"}, ParsePlain("sort < in.txt > out.txt").Inputs)
 	require.Empty(t, ParseShell("cat <<EOF\nx\nEOF").Inputs)
 }
+
+func TestShellParserReuse(t *testing.T) {
+	inputs := append(append([]string{}, fastPathInputs...), quickPathInputs...)
+	inputs = append(inputs,
+		"bash -lc 'cd /a && python x.py > log.txt' 2>&1 | tee run.log",
+		"for f in *.go; do gofmt -l $f; done > report.txt < list",
+		`echo "abc`,
+		"",
+		strings.Repeat("x ", 3000),
+	)
+	// One parser across every input, forwards and backwards, must give what
+	// a fresh parse gives, whatever the previous input left behind.
+	var p ShellParser
+	for _, order := range []func(int) int{func(i int) int { return i }, func(i int) int { return len(inputs) - 1 - i }} {
+		for i := range inputs {
+			cmd := inputs[order(i)]
+			sameShell(t, ParseShell(cmd), p.Parse(cmd), fmt.Sprintf("reused parser on %q", cmd))
+			sameShell(t, ParsePlain(cmd), p.ParsePlain(cmd), fmt.Sprintf("reused plain split of %q", cmd))
+		}
+	}
+}
+
+func TestShellParserAllocations(t *testing.T) {
+	var p ShellParser
+	for _, cmd := range []string{
+		"ls -la /workspace",
+		`cd /w && grep -n "func main" cmd/x.go 2>/dev/null | head -20`,
+		"cat > x.py <<'EOF'\nprint(1)\nEOF\npython x.py",
+	} {
+		p.Parse(cmd)
+		allocs := testing.AllocsPerRun(100, func() { p.Parse(cmd) })
+		require.Zero(t, allocs, "a warm parser allocates on %q", cmd)
+	}
+}
