@@ -36,14 +36,29 @@ func isNavigation(verb string) bool {
 // else), so that "sleep 30 && x" and "sleep 60 && x" are one action.
 func IsWait(verb string) bool { return verb == "sleep" || verb == "" }
 
-// shellParsers holds parsers for shellPrints, which keeps nothing of a
-// parsed command line's slices, so that parsing a command allocates little.
-var shellParsers = sync.Pool{New: func() any { return new(normalize.ShellParser) }}
+// shellScratch is the memory shellPrints reuses from one call to the next:
+// nothing it keeps in an analysis points into it.
+type shellScratch struct {
+	parser normalize.ShellParser
+	words  []string // the arguments of commands stripped of volatile flags
+}
+
+// maxScratchWords bounds the stripped words a shellScratch keeps.
+const maxScratchWords = 1024
+
+var shellScratches = sync.Pool{New: func() any { return new(shellScratch) }}
 
 func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[string]any) {
-	parser := shellParsers.Get().(*normalize.ShellParser)
-	defer shellParsers.Put(parser)
-	sh, raw, ok := parseCommand(parser, lower, firstOf(args, "command", "cmd"))
+	scratch := shellScratches.Get().(*shellScratch)
+	defer func() {
+		clear(scratch.words)
+		scratch.words = scratch.words[:0]
+		if cap(scratch.words) > maxScratchWords {
+			scratch.words = nil
+		}
+		shellScratches.Put(scratch)
+	}()
+	sh, raw, ok := parseCommand(&scratch.parser, lower, firstOf(args, "command", "cmd"))
 	if !ok {
 		return
 	}
@@ -84,8 +99,10 @@ func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[
 	for _, c := range sh.Commands {
 		// Commands without volatile flags share their words: nothing here
 		// modifies them.
-		if normalize.HasVolatileFlags(c.Verb) {
-			stripped = append(stripped, normalize.StripVolatile(c.Verb, c.Args))
+		start := len(scratch.words)
+		if words, ok := normalize.AppendStripVolatile(scratch.words, c.Verb, c.Args); ok {
+			scratch.words = words
+			stripped = append(stripped, words[start:len(words):len(words)])
 		} else {
 			stripped = append(stripped, c.Args)
 		}

@@ -369,6 +369,19 @@ func StripVolatile(verb string, args []string) []string {
 	return stripSpec(spec, args, make([]string, 0, len(args)), 0)
 }
 
+// AppendStripVolatile is StripVolatile for callers that keep a buffer. When
+// verb has a table, it appends the words of args that StripVolatile keeps to
+// dst and returns the extended slice and true; otherwise it returns dst
+// unchanged and false, and args stand as they are. It is safe for
+// concurrent use.
+func AppendStripVolatile(dst []string, verb string, args []string) ([]string, bool) {
+	spec := specFor(verb)
+	if spec == nil {
+		return dst, false
+	}
+	return stripSpec(spec, args, dst, 0), true
+}
+
 // HasVolatileFlags reports whether StripVolatile has a table for verb, that
 // is, whether it may remove anything from that command's arguments.
 func HasVolatileFlags(verb string) bool { return specFor(verb) != nil }

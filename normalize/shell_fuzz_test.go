@@ -87,5 +87,14 @@ func FuzzStripVolatile(f *testing.F) {
 		require.Equal(t, orig, args, "input modified")
 		require.Equal(t, out, StripVolatile(verb, args), "not deterministic")
 		require.Equal(t, out, StripVolatile(verb, out), "not idempotent")
+		// The buffer form keeps what dst held and appends the same words.
+		dst, ok := AppendStripVolatile([]string{"kept"}, verb, args)
+		require.Equal(t, HasVolatileFlags(verb), ok)
+		if ok {
+			require.Equal(t, append([]string{"kept"}, out...), dst)
+		} else {
+			require.Equal(t, []string{"kept"}, dst)
+			require.Equal(t, args, out)
+		}
 	})
 }
