@@ -4,9 +4,8 @@ import "sync"
 
 // memo remembers the analyses of recent calls, keyed by the 128-bit hash of
 // the tool and its arguments. It is a fixed-size, direct-mapped table split
-// into shards with a lock each, so that it is bounded, allocation-free on a
-// hit, and never a point of contention for all callers at once. A shard's
-// table is allocated on first use.
+// into shards with a lock each, so that it is bounded, allocation-free, and
+// never a point of contention for all callers at once.
 type memo struct {
 	shards [memoShards]memoShard
 }
@@ -18,7 +17,7 @@ const (
 
 type memoShard struct {
 	mu    sync.Mutex
-	slots *[memoSlots]memoSlot
+	slots [memoSlots]memoSlot
 }
 
 type memoSlot struct {
@@ -30,10 +29,8 @@ func (m *memo) get(key sum128) *Analysis {
 	sh := &m.shards[key.a%memoShards]
 	sh.mu.Lock()
 	var an *Analysis
-	if sh.slots != nil {
-		if s := &sh.slots[(key.a/memoShards)%memoSlots]; s.an != nil && s.key == key {
-			an = s.an
-		}
+	if s := &sh.slots[(key.a/memoShards)%memoSlots]; s.an != nil && s.key == key {
+		an = s.an
 	}
 	sh.mu.Unlock()
 	return an
@@ -42,9 +39,6 @@ func (m *memo) get(key sum128) *Analysis {
 func (m *memo) put(key sum128, an *Analysis) {
 	sh := &m.shards[key.a%memoShards]
 	sh.mu.Lock()
-	if sh.slots == nil {
-		sh.slots = new([memoSlots]memoSlot)
-	}
 	sh.slots[(key.a/memoShards)%memoSlots] = memoSlot{key: key, an: an}
 	sh.mu.Unlock()
 }
