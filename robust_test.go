@@ -199,3 +199,12 @@ func TestForget(t *testing.T) {
 	require.Equal(t, 0, b.Stats().Agents)
 	require.Equal(t, Allow, b.Check("A", call).Verdict)
 }
+
+func TestMonotonicClock(t *testing.T) {
+	clock := monotonicClock()
+	a := clock()
+	time.Sleep(2 * time.Millisecond)
+	b := clock()
+	require.GreaterOrEqual(t, b.Sub(a), 2*time.Millisecond, "the clock must advance")
+	require.WithinDuration(t, time.Now(), b, time.Second, "the clock must tell the time too")
+}

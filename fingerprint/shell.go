@@ -252,12 +252,12 @@ func BlockHash(raw string) uint64 {
 // not shell and would only make the parser fail slowly.
 func IsInterfaceEdit(c string) bool {
 	word, rest, ok := strings.Cut(c, " ")
-	if !ok || !strings.Contains(rest, "\n") {
+	if !ok {
 		return false
 	}
 	switch word {
 	case "edit", "insert", "append":
-		return true
+		return strings.Contains(rest, "\n")
 	}
 	return false
 }
