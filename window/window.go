@@ -15,6 +15,19 @@ type Window struct {
 	slots [][]Key // slot i holds the keys one call committed
 	next  int     // the slot the next Push fills
 	n     int     // how many slots are in use
+	// seen has a bit set for every hash in the window, and possibly for
+	// hashes that left it since it was last rebuilt: a clear bit means
+	// Count is 0 without a scan. Push sets bits, and rebuilds it from the
+	// slots once per turn of the ring.
+	seen [seenWords]uint64
+}
+
+// seenWords is the size of Window.seen in 64-bit words.
+const seenWords = 8
+
+// seenBit returns the word and bit of h in Window.seen.
+func seenBit(h uint64) (word int, bit uint64) {
+	return int(h>>6) % seenWords, 1 << (h & 63)
 }
 
 // New returns an empty window of the given size. A size below 1 is treated
@@ -34,6 +47,9 @@ func (w *Window) Len() int { return w.n }
 func (w *Window) Count(h uint64) int {
 	// Slots outside the window are empty (never written since the last
 	// Reset), so every slot can be scanned without ring arithmetic.
+	if word, bit := seenBit(h); w.seen[word]&bit == 0 {
+		return 0
+	}
 	c := 0
 	for _, slot := range w.slots {
 		for _, k := range slot {
@@ -58,7 +74,27 @@ func (w *Window) Push(keys []Key) (slot int) {
 	w.slots[slot] = append(w.slots[slot][:0], keys...)
 	w.next = (w.next + 1) % len(w.slots)
 	w.n = min(w.n+1, len(w.slots))
+	if w.next == 0 {
+		// Once per turn of the ring, forget the bits of evicted keys.
+		w.rebuildSeen()
+	} else {
+		for _, k := range keys {
+			word, bit := seenBit(k.Hash)
+			w.seen[word] |= bit
+		}
+	}
 	return slot
+}
+
+// rebuildSeen sets seen from the keys in the window.
+func (w *Window) rebuildSeen() {
+	w.seen = [seenWords]uint64{}
+	for _, slot := range w.slots {
+		for _, k := range slot {
+			word, bit := seenBit(k.Hash)
+			w.seen[word] |= bit
+		}
+	}
 }
 
 // Forget removes every key that has any of the flag bits in mask from every
@@ -86,6 +122,7 @@ func (w *Window) Reset() {
 		w.slots[i] = w.slots[i][:0]
 	}
 	w.next, w.n = 0, 0
+	w.seen = [seenWords]uint64{}
 }
 
 // Recent yields the slots in the window from the newest to the oldest, with
