@@ -51,7 +51,6 @@ var shellScratches = sync.Pool{New: func() any { return new(shellScratch) }}
 func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[string]any) {
 	scratch := shellScratches.Get().(*shellScratch)
 	defer func() {
-		clear(scratch.words)
 		scratch.words = scratch.words[:0]
 		if cap(scratch.words) > maxScratchWords {
 			scratch.words = nil

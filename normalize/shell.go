@@ -127,31 +127,24 @@ const (
 )
 
 // reset readies p's builder for a text of n bytes, keeping the capacity of
-// its slices and dropping the strings they held.
+// its slices. The strings they held are not cleared: they are overwritten by
+// later calls, and a parser keeps at most shKeepWords of them alive.
 func (p *ShellParser) reset(n int) *shBuilder {
 	b := &p.b
-	words := b.words
-	if cap(words) > shKeepWords {
-		words = nil
+	if cap(b.words) > shKeepWords {
+		b.words = nil
 	}
-	clear(words)
-	scratch := b.scratch
-	if cap(scratch) > shKeepScratch {
-		scratch = nil
+	if cap(b.scratch) > shKeepScratch {
+		b.scratch = nil
 	}
-	clear(b.sh.Commands)
-	clear(b.sh.Sinks)
-	clear(b.sh.Inputs)
-	*b = shBuilder{
-		sh: Shell{
-			Commands: b.sh.Commands[:0],
-			Sinks:    b.sh.Sinks[:0],
-			Inputs:   b.sh.Inputs[:0],
-		},
-		words:   words[:0],
-		hint:    min(n/16+4, 32),
-		scratch: scratch,
-	}
+	b.sh.Commands = b.sh.Commands[:0]
+	b.sh.Sinks = b.sh.Sinks[:0]
+	b.sh.Inputs = b.sh.Inputs[:0]
+	b.sh.Parsed = false
+	b.words = b.words[:0]
+	b.scratch = b.scratch[:0]
+	b.noReparse, b.noFast = false, false
+	b.hint = min(n/16+4, 32)
 	return b
 }
 
@@ -232,7 +225,8 @@ func IsGenericSink(p string) bool {
 	return strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/proc/self/fd/")
 }
 
-// shBuilder collects the result of one call.
+// shBuilder collects the result of one call. ShellParser.reset must reset
+// every field.
 type shBuilder struct {
 	sh Shell
 	// words is an arena for rendered words; each command's Args is a

@@ -95,7 +95,7 @@ func (b *shBuilder) call(words []string, depth int) bool {
 	words = shUnwrap(words)
 	verb := shVerb(words[0])
 	args := words[1:]
-	if shShells[verb] && !b.noReparse && depth < shellMaxPayloadDepth {
+	if shIsShell(verb) && !b.noReparse && depth < shellMaxPayloadDepth {
 		if payload, ok := shShellPayload(args); ok {
 			b.text(payload, depth+1)
 			return true
@@ -106,8 +106,15 @@ func (b *shBuilder) call(words []string, depth int) bool {
 	return false
 }
 
-// shShells are the shells whose -c payload is bash-like enough to parse.
-var shShells = map[string]bool{"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true, "ash": true}
+// shIsShell reports whether verb is a shell whose -c payload is bash-like
+// enough to parse.
+func shIsShell(verb string) bool {
+	switch verb {
+	case "bash", "sh", "zsh", "dash", "ksh", "ash":
+		return true
+	}
+	return false
+}
 
 // shShellPayload finds the command string of `bash [options] -c STRING`:
 // -c may be grouped with other letters (-lc, -ec, -xec) and come before
@@ -205,6 +212,16 @@ var shWrappers = map[string]*shWrapper{
 	"stdbuf":  {opts: newOpts(false, "-i= --input= -o= --output= -e= --error=").stopping()},
 }
 
+// shWrapperOf returns the wrapper named name, or nil. Most commands are no
+// wrapper, and a switch tells them faster than the map does.
+func shWrapperOf(name string) *shWrapper {
+	switch name {
+	case "sudo", "env", "timeout", "nohup", "nice", "ionice", "time", "command", "exec", "stdbuf":
+		return shWrappers[name]
+	}
+	return nil
+}
+
 // shUnwrap removes wrappers from the front of words, however they stack
 // (sudo timeout 5 nice -n 10 cmd), up to 16 of them. A wrapper with nothing
 // to run (a bare `sudo -i`, `env`, `exec` with only redirections) is itself
@@ -214,7 +231,7 @@ func shUnwrap(words []string) []string {
 		if len(words) < 2 {
 			return words
 		}
-		wr := shWrappers[shBase(words[0])]
+		wr := shWrapperOf(shBase(words[0]))
 		if wr == nil {
 			return words
 		}

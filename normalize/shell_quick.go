@@ -26,14 +26,17 @@ var shFastBytes = func() (t [256]bool) {
 	return t
 }()
 
-// shReserved holds the words that bash reads as grammar, not as a command
-// name, in command position. Fast-path text starting with one goes to the
-// parser.
-var shReserved = map[string]bool{
-	"if": true, "then": true, "elif": true, "else": true, "fi": true, "do": true, "done": true,
-	"case": true, "esac": true, "while": true, "until": true, "for": true, "in": true,
-	"select": true, "function": true, "time": true, "coproc": true, "declare": true,
-	"local": true, "export": true, "readonly": true, "typeset": true, "nameref": true, "let": true,
+// shIsReserved reports whether bash reads w as grammar, not as a command
+// name, in command position. Fast-path text starting with such a word goes
+// to the parser.
+func shIsReserved(w string) bool {
+	switch w {
+	case "if", "then", "elif", "else", "fi", "do", "done", "case", "esac", "while", "until", "for", "in",
+		"select", "function", "time", "coproc", "declare", "local", "export", "readonly", "typeset",
+		"nameref", "let":
+		return true
+	}
+	return false
 }
 
 // fast handles src without the parser when it qualifies, and reports whether
@@ -72,7 +75,7 @@ func (b *shBuilder) fast(src string, depth int) bool {
 	for k < len(words) && shIsAssign(words[k]) {
 		k++
 	}
-	if shReserved[words[0]] || (k < len(words) && shReserved[words[k]]) {
+	if shIsReserved(words[0]) || (k < len(words) && shIsReserved(words[k])) {
 		b.words = b.words[:start]
 		return false
 	}
@@ -331,7 +334,7 @@ func (b *shBuilder) quick(src string, depth int) bool {
 				cur.assign = true
 				continue
 			}
-			if shReserved[w] || w == "[[" || w == "]]" || raw[0] == '{' || raw[0] == '}' {
+			if shIsReserved(w) || w == "[[" || w == "]]" || raw[0] == '{' || raw[0] == '}' {
 				return fail()
 			}
 			named = true

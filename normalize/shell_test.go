@@ -883,3 +883,10 @@ func TestShellParserAllocations(t *testing.T) {
 		require.Zero(t, allocs, "a warm parser allocates on %q", cmd)
 	}
 }
+
+func TestShellWrapperOfKnowsEveryWrapper(t *testing.T) {
+	for name, wr := range shWrappers {
+		require.Same(t, wr, shWrapperOf(name), "shWrapperOf must list %q", name)
+	}
+	require.Nil(t, shWrapperOf("curl"))
+}
