@@ -145,15 +145,8 @@ func (b *shBuilder) quick(src string, depth int) bool {
 	}
 	// Control bytes (NUL, CR, ...) get special treatment from the parser,
 	// even inside quotes; so does invalid UTF-8.
-	var high byte
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		if shControl[c] {
-			return false
-		}
-		high |= c
-	}
-	if high >= 0x80 && !utf8.ValidString(src) {
+	control, high := shScanBytes(src)
+	if control || (high && !utf8.ValidString(src)) {
 		return false
 	}
 	b.reserve(0)
@@ -364,6 +357,40 @@ emit:
 	return true
 }
 
+// shScanBytes reports whether src holds a byte of shControl, and whether it
+// holds a byte of 0x80 or more. It reads eight bytes at a time and looks at
+// single bytes only in words that hold a byte below 0x20 or a DEL.
+func shScanBytes(src string) (control, high bool) {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	var seen uint64
+	i := 0
+	for ; i+8 <= len(src); i += 8 {
+		x := uint64(src[i]) | uint64(src[i+1])<<8 | uint64(src[i+2])<<16 | uint64(src[i+3])<<24 |
+			uint64(src[i+4])<<32 | uint64(src[i+5])<<40 | uint64(src[i+6])<<48 | uint64(src[i+7])<<56
+		seen |= x
+		// A byte below 0x20 sets its high bit in (x - 0x20..) &^ x, and a
+		// DEL is a zero byte of x ^ 0x7f..; no byte does when none is.
+		del := x ^ 0x7f*ones
+		if ((x-0x20*ones)&^x|(del-ones)&^del)&highs != 0 {
+			for _, c := range []byte(src[i : i+8]) {
+				if shControl[c] {
+					return true, false
+				}
+			}
+		}
+	}
+	for ; i < len(src); i++ {
+		if shControl[src[i]] {
+			return true, false
+		}
+		seen |= uint64(src[i])
+	}
+	return false, seen&highs != 0
+}
+
 // shSkipBlanks returns the index of the first byte from i on that is not a
 // space or a tab.
 func shSkipBlanks(src string, i int) int {
@@ -402,30 +429,30 @@ func shQuickHeredocWord(src string, i int) (delim string, quoted bool, end int, 
 }
 
 // shQuickHeredocBody skips the body of a here-document that starts at
-// src[i], up to and including the line that is exactly delim. An unquoted
-// delimiter lets the body hold expansions, which the parser would read: such
-// bodies are left to it, as are bodies that never end.
+// src[i], just after a newline, up to and including the line that is
+// exactly delim. An unquoted delimiter lets the body hold expansions, which
+// the parser would read: such bodies are left to it, as are bodies that
+// never end.
 func shQuickHeredocBody(src string, i int, delim string, quoted bool) (int, bool) {
-	for i < len(src) {
-		e := strings.IndexByte(src[i:], '\n')
-		if e < 0 {
-			e = len(src)
-		} else {
-			e += i
-		}
-		line := src[i:e]
-		if line == delim {
-			if e < len(src) {
-				e++
-			}
-			return e, true
-		}
-		if !quoted && strings.ContainsAny(line, "$`\\") {
+	body := src[i:]
+	for from := 0; ; {
+		k := strings.Index(body[from:], delim)
+		if k < 0 {
 			return 0, false
 		}
-		i = e + 1
+		k += from
+		end := k + len(delim)
+		if (k == 0 || body[k-1] == '\n') && (end == len(body) || body[end] == '\n') {
+			if !quoted && strings.ContainsAny(body[:k], "$`\\") {
+				return 0, false
+			}
+			if end < len(body) {
+				end++
+			}
+			return i + end, true
+		}
+		from = k + 1
 	}
-	return 0, false
 }
 
 // shQuickWord lexes the word starting at src[i] for quick: unquoted bytes

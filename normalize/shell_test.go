@@ -890,3 +890,33 @@ func TestShellWrapperOfKnowsEveryWrapper(t *testing.T) {
 	}
 	require.Nil(t, shWrapperOf("curl"))
 }
+
+func TestShScanBytes(t *testing.T) {
+	naive := func(s string) (control, high bool) {
+		for i := 0; i < len(s); i++ {
+			if shControl[s[i]] {
+				return true, false
+			}
+			high = high || s[i] >= 0x80
+		}
+		return false, high
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	// Mostly printable text with, now and then, a byte of any value, at
+	// every offset and length around the eight-byte words.
+	for range 20000 {
+		b := make([]byte, r.IntN(40))
+		for i := range b {
+			b[i] = byte(' ' + r.IntN(95))
+			if r.IntN(12) == 0 {
+				b[i] = byte(r.IntN(256))
+			}
+		}
+		control, high := shScanBytes(string(b))
+		wantControl, wantHigh := naive(string(b))
+		require.Equal(t, wantControl, control, "control in %q", b)
+		if !control {
+			require.Equal(t, wantHigh, high, "high in %q", b)
+		}
+	}
+}
