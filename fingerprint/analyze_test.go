@@ -206,3 +206,22 @@ func TestInputRedirectionsArePartOfTheCall(t *testing.T) {
 	require.Equal(t, "cmd:wc -l <src/a.py", x.Prints[1].Text)
 	require.NotEqual(t, x.Prints[1].Hash, y.Prints[1].Hash)
 }
+
+func TestIsURLWord(t *testing.T) {
+	for w, want := range map[string]bool{
+		"https://pypi.org/simple": true,
+		"HTTP://Example.com":      true,
+		"http://":                 true,
+		"hTtPs://x":               true,
+		"http:/x":                 false,
+		"https:x":                 false,
+		"ftp://x":                 false,
+		"":                        false,
+		"h":                       false,
+		"https://a b":             false,
+		"https://x'":              false,
+		"xhttps://x":              false,
+	} {
+		require.Equal(t, want, isURLWord(w), "%q", w)
+	}
+}

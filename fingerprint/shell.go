@@ -161,8 +161,10 @@ func settingURLs(sh normalize.Shell) map[string]bool {
 		}
 		for i, w := range c.Args {
 			value := ""
-			if eq := strings.IndexByte(w, '='); strings.HasPrefix(w, "-") && eq > 0 {
-				value = w[eq+1:]
+			if strings.HasPrefix(w, "-") {
+				if eq := strings.IndexByte(w, '='); eq > 0 {
+					value = w[eq+1:]
+				}
 			} else if i > 0 && strings.HasPrefix(c.Args[i-1], "-") && !strings.Contains(c.Args[i-1], "=") {
 				value = w
 			}
@@ -182,8 +184,11 @@ func settingURLs(sh normalize.Shell) map[string]bool {
 
 // isURLWord reports whether a word is one http(s) URL and nothing else.
 func isURLWord(w string) bool {
-	lower := strings.ToLower(w)
-	return (strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")) &&
+	if len(w) < len("http://") || w[0]|0x20 != 'h' {
+		return false
+	}
+	return (strings.EqualFold(w[:len("http://")], "http://") ||
+		len(w) >= len("https://") && strings.EqualFold(w[:len("https://")], "https://")) &&
 		!strings.ContainsAny(w, " \t\n'\"")
 }
 
