@@ -228,24 +228,39 @@ func exactText(tool string, args map[string]any, skip func(string) bool, limit i
 }
 
 func (a *Analyzer) analyze(tool, lower string, args map[string]any, d *decoys, key sum128) *Analysis {
-	// One allocation holds the analysis and room for its usual prints.
-	holder := &struct {
-		an     Analysis
-		prints [6]Fingerprint
-	}{}
-	an := &holder.an
-	an.Tool, an.Verb = tool, tool
-	b := builder{prints: holder.prints[:0]}
+	class := Other
+	switch {
+	case a.shellTools[lower]:
+		class = Shell
+	case isURLTool(lower):
+		class = URLTool
+	}
+	// One allocation holds the analysis and room for its usual prints: a
+	// tool that is neither a shell nor a URL tool has only its exact: one.
+	var an *Analysis
+	var b builder
+	if class == Other {
+		holder := &struct {
+			an     Analysis
+			prints [1]Fingerprint
+		}{}
+		an, b.prints = &holder.an, holder.prints[:0]
+	} else {
+		holder := &struct {
+			an     Analysis
+			prints [6]Fingerprint
+		}{}
+		an, b.prints = &holder.an, holder.prints[:0]
+	}
+	an.Tool, an.Verb, an.Class = tool, tool, class
 	// The exact: text is written only on demand (ExactText): most calls are
 	// never quoted, and their arguments can be long.
 	b.prints = append(b.prints, Fingerprint{Kind: Exact, Hash: key.a})
 
-	switch {
-	case a.shellTools[lower]:
-		an.Class = Shell
+	switch class {
+	case Shell:
 		a.shellPrints(an, &b, lower, args)
-	case isURLTool(lower):
-		an.Class = URLTool
+	case URLTool:
 		a.urlToolPrints(an, &b, args)
 	}
 	if a.change[lower] && !isViewCommand(args) {

@@ -225,3 +225,20 @@ func TestIsURLWord(t *testing.T) {
 		require.Equal(t, want, isURLWord(w), "%q", w)
 	}
 }
+
+func TestCommandText(t *testing.T) {
+	for _, c := range []struct{ cmd, want string }{
+		{"curl -sS --max-time 60 https://x.org/a -o out.json", "curl https://x.org/a -o out.json"},
+		{"sleep 5 && grep -n \"it's here\" f.py", `grep -n 'it'\''s here' f.py`},
+		{"echo '' a*b > log.txt", "echo '' 'a*b' >log.txt"},
+		{"wc -l < in.txt", "wc -l <in.txt"},
+		{"sleep 3", "sleep 3"},
+	} {
+		sh, raw, ok := ParseCommand("bash", c.cmd)
+		require.True(t, ok)
+		require.Equal(t, c.want, CommandText(sh, raw), "%q", c.cmd)
+	}
+	sh, raw, _ := ParseCommand("bash", "cat > f.py <<'EOF'\nx = 1\nEOF")
+	text := CommandText(sh, raw)
+	require.Regexp(t, `^cat >f\.py <<#[0-9a-f]+$`, text)
+}

@@ -41,10 +41,14 @@ func IsWait(verb string) bool { return verb == "sleep" || verb == "" }
 type shellScratch struct {
 	parser normalize.ShellParser
 	words  []string // the arguments of commands stripped of volatile flags
+	text   []byte   // the cmd: text being written
 }
 
-// maxScratchWords bounds the stripped words a shellScratch keeps.
-const maxScratchWords = 1024
+// maxScratchWords and maxScratchText bound the memory a shellScratch keeps.
+const (
+	maxScratchWords = 1024
+	maxScratchText  = 4096
+)
 
 var shellScratches = sync.Pool{New: func() any { return new(shellScratch) }}
 
@@ -54,6 +58,9 @@ func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[
 		scratch.words = scratch.words[:0]
 		if cap(scratch.words) > maxScratchWords {
 			scratch.words = nil
+		}
+		if cap(scratch.text) > maxScratchText {
+			scratch.text = nil
 		}
 		shellScratches.Put(scratch)
 	}()
@@ -106,8 +113,9 @@ func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[
 			stripped = append(stripped, c.Args)
 		}
 	}
-	if text := commandText("cmd:", sh, stripped, raw); len(text) > len("cmd:") {
-		b.add(Cmd, text)
+	scratch.text = appendCommandText(append(scratch.text[:0], "cmd:"...), sh, stripped, raw)
+	if len(scratch.text) > len("cmd:") {
+		b.add(Cmd, string(scratch.text))
 	}
 	if !a.noKeys {
 		an.Observe = observeShell(sh, stripped)
@@ -284,12 +292,12 @@ func CommandText(sh normalize.Shell, raw string) string {
 	for i, c := range sh.Commands {
 		stripped[i] = normalize.StripVolatile(c.Verb, c.Args)
 	}
-	return commandText("", sh, stripped, raw)
+	return string(appendCommandText(nil, sh, stripped, raw))
 }
 
-// commandText is CommandText after prefix, with each command's arguments
-// already stripped of volatile flags.
-func commandText(prefix string, sh normalize.Shell, stripped [][]string, raw string) string {
+// appendCommandText appends CommandText to dst, with each command's
+// arguments already stripped of volatile flags.
+func appendCommandText(dst []byte, sh normalize.Shell, stripped [][]string, raw string) []byte {
 	var keepBuf [16]int
 	keep := keepBuf[:0]
 	for i, c := range sh.Commands {
@@ -302,17 +310,13 @@ func commandText(prefix string, sh normalize.Shell, stripped [][]string, raw str
 			keep = append(keep, i)
 		}
 	}
-	var sb strings.Builder
-	sb.Grow(len(prefix) + min(len(raw), 256) + 16)
-	sb.WriteString(prefix)
 	for n, i := range keep {
 		if n > 0 {
-			sb.WriteString(" ; ")
+			dst = append(dst, " ; "...)
 		}
-		sb.WriteString(sh.Commands[i].Verb)
+		dst = append(dst, sh.Commands[i].Verb...)
 		for _, w := range stripped[i] {
-			sb.WriteByte(' ')
-			writeWord(&sb, w)
+			dst = appendWord(append(dst, ' '), w)
 		}
 	}
 	// Output files named by redirects are part of the action (an option
@@ -321,31 +325,34 @@ func commandText(prefix string, sh normalize.Shell, stripped [][]string, raw str
 	// above do not show.
 	for _, s := range sh.Sinks {
 		if !slices.ContainsFunc(keep, func(i int) bool { return slices.Contains(sh.Commands[i].Args, s) }) {
-			sb.WriteString(" >")
-			writeWord(&sb, s)
+			dst = appendWord(append(dst, " >"...), s)
 		}
 	}
 	for _, in := range sh.Inputs {
-		sb.WriteString(" <")
-		writeWord(&sb, in)
+		dst = appendWord(append(dst, " <"...), in)
 	}
 	if strings.Contains(raw, "<<") || IsInterfaceEdit(raw) {
-		sb.WriteString(" <<#")
-		sb.WriteString(strconv.FormatUint(BlockHash(raw), 16))
+		dst = strconv.AppendUint(append(dst, " <<#"...), BlockHash(raw), 16)
 	}
-	return sb.String()
+	return dst
 }
 
-// writeWord writes w, single-quoted when it is empty or holds characters a
+// appendWord appends w, single-quoted when it is empty or holds characters a
 // shell would split or expand.
-func writeWord(sb *strings.Builder, w string) {
+func appendWord(dst []byte, w string) []byte {
 	if w != "" && !needsQuotes(w) {
-		sb.WriteString(w)
-		return
+		return append(dst, w...)
 	}
-	sb.WriteByte('\'')
-	sb.WriteString(strings.ReplaceAll(w, "'", `'\''`))
-	sb.WriteByte('\'')
+	dst = append(dst, '\'')
+	for {
+		i := strings.IndexByte(w, '\'')
+		if i < 0 {
+			break
+		}
+		dst = append(append(dst, w[:i]...), `'\''`...)
+		w = w[i+1:]
+	}
+	return append(append(dst, w...), '\'')
 }
 
 // shellSpecial marks the bytes a shell would split on or expand.
