@@ -107,6 +107,7 @@ type Analyzer struct {
 	sinkAlways bool
 	noKeys     bool
 	memo       memo
+	tools      toolCache
 }
 
 // New compiles opts into an Analyzer.
@@ -199,13 +200,12 @@ func (a *Analyzer) decoysOf(lower string) decoys {
 // that encoding/json produces; arguments of other types are rendered
 // defensively. The result is shared and must not be modified.
 func (a *Analyzer) Analyze(tool string, args map[string]any) *Analysis {
-	lower := toLower(tool)
-	d := a.decoysOf(lower)
-	key := callKey(tool, args, &d)
+	t := a.toolOf(tool)
+	key := callKey(tool, args, &t.decoys)
 	if an := a.memo.get(key); an != nil {
 		return an
 	}
-	an := a.analyze(tool, lower, args, &d, key)
+	an := a.analyze(t, args, key)
 	a.memo.put(key, an)
 	return an
 }
@@ -227,14 +227,8 @@ func exactText(tool string, args map[string]any, skip func(string) bool, limit i
 	return string(normalize.AppendCanonicalLimit(buf, args, skip, limit))
 }
 
-func (a *Analyzer) analyze(tool, lower string, args map[string]any, d *decoys, key sum128) *Analysis {
-	class := Other
-	switch {
-	case a.shellTools[lower]:
-		class = Shell
-	case isURLTool(lower):
-		class = URLTool
-	}
+func (a *Analyzer) analyze(t *toolFacts, args map[string]any, key sum128) *Analysis {
+	tool, lower, class := t.name, t.lower, t.class
 	// One allocation holds the analysis and room for its usual prints: a
 	// tool that is neither a shell nor a URL tool has only its exact: one.
 	var an *Analysis
@@ -263,11 +257,11 @@ func (a *Analyzer) analyze(tool, lower string, args map[string]any, d *decoys, k
 	case URLTool:
 		a.urlToolPrints(an, &b, args)
 	}
-	if a.change[lower] && !isViewCommand(args) {
+	if t.change && !isViewCommand(args) {
 		an.Writes = true
 	}
 	if an.Observe == 0 && !a.noKeys {
-		an.Observe = observeOther(tool, args, d)
+		an.Observe = observeOther(tool, args, &t.decoys)
 	}
 	an.Prints = b.prints
 	an.VerbHash = Hash(an.Verb)
