@@ -97,11 +97,13 @@ func (t *agents) get(id string, now time.Time, create bool) *agentState {
 			sh.agents = map[string]*agentState{}
 		}
 		sh.agents[id] = st
-	} else {
-		sh.unlink(st)
 	}
 	st.lastUsed = now
-	sh.pushFront(st)
+	if sh.head != st {
+		// A new state is in no list, and unlink leaves it alone.
+		sh.unlink(st)
+		sh.pushFront(st)
+	}
 	for sh.tail != nil && sh.tail != st && (t.expired(sh.tail, now) || (sh.capacity > 0 && len(sh.agents) > sh.capacity)) {
 		sh.remove(sh.tail)
 	}

@@ -24,6 +24,7 @@ type Breaker struct {
 
 	kindLimit [8]int         // by fingerprint.Kind; Off when uncapped
 	fpLimit   map[uint64]int // whole-fingerprint limits, by hash
+	fpBits    uint64         // bit h%64 set for every hash h in fpLimit
 
 	agents *agents
 	turns  atomic.Uint64
@@ -76,7 +77,9 @@ func New(cfg Config) (*Breaker, error) {
 		// A whole fingerprint whose limit is its kind's anyway (such as the
 		// default "verb:curl": Off) needs no lookup on every call.
 		if kind, ok := fingerprint.KindOf(key); ok && limit != b.kindLimit[kind] {
-			b.fpLimit[fingerprint.Hash(key)] = limit
+			h := fingerprint.Hash(key)
+			b.fpLimit[h] = limit
+			b.fpBits |= 1 << (h % 64)
 		}
 	}
 	b.agents = newAgents(cfg.MaxAgents, cfg.IdleTimeout, cfg.Window, func() uint64 { return b.turns.Add(1) })
@@ -115,7 +118,9 @@ var defaultAnalyzer = sync.OnceValue(func() *fingerprint.Analyzer {
 // limitOf returns the cap of one fingerprint: its own entry in Limits, else
 // its kind's, else Off.
 func (b *Breaker) limitOf(p fingerprint.Fingerprint) int {
-	if len(b.fpLimit) > 0 {
+	if b.fpBits&(1<<(p.Hash%64)) != 0 {
+		// Most fingerprints have no limit of their own, and the bit tells
+		// them without a map lookup.
 		if l, ok := b.fpLimit[p.Hash]; ok {
 			return l
 		}

@@ -2,6 +2,9 @@ package loopbreaker
 
 import (
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -207,4 +210,34 @@ func TestMonotonicClock(t *testing.T) {
 	b := clock()
 	require.GreaterOrEqual(t, b.Sub(a), 2*time.Millisecond, "the clock must advance")
 	require.WithinDuration(t, time.Now(), b, time.Second, "the clock must tell the time too")
+}
+
+func TestAgentLRUAgainstModel(t *testing.T) {
+	const capacity = 5
+	b, err := New(Config{MaxAgents: capacity})
+	require.NoError(t, err)
+	require.Len(t, b.agents.shards, 1, "few agents keep one exact LRU list")
+	model := []string{} // most recent first
+	r := rand.New(rand.NewPCG(1, 2))
+	for step := range 2000 {
+		id := fmt.Sprintf("agent%d", r.IntN(8))
+		if r.IntN(10) == 0 {
+			b.Forget(id)
+			model = slices.DeleteFunc(model, func(m string) bool { return m == id })
+		} else {
+			b.Check(id, cmd("ls"))
+			model = append([]string{id}, slices.DeleteFunc(model, func(m string) bool { return m == id })...)
+			model = model[:min(len(model), capacity)]
+		}
+		sh := &b.agents.shards[0]
+		got := []string{}
+		for st := sh.head; st != nil; st = st.next {
+			got = append(got, st.id)
+		}
+		require.Equal(t, model, got, "step %d", step)
+		require.Len(t, sh.agents, len(model), "step %d", step)
+		if len(got) > 0 {
+			require.Equal(t, got[len(got)-1], sh.tail.id, "step %d", step)
+		}
+	}
 }
