@@ -456,9 +456,10 @@ func shQuickHeredocBody(src string, i int, delim string, quoted bool) (int, bool
 }
 
 // shQuickWord lexes the word starting at src[i] for quick: unquoted bytes
-// (with backslash escapes), '...' and "..." without expansions or escapes.
-// It returns the rendered word, its raw text, the index after it, and false
-// if the word holds anything quick does not handle. buf is scratch space.
+// (with backslash escapes), '...', and "..." whose only expansions are plain
+// $NAME words. It returns the rendered word, its raw text, the index after
+// it, and false if the word holds anything quick does not handle. buf is
+// scratch space.
 func shQuickWord(src string, i int, buf *[]byte) (word, raw string, end int, ok bool) {
 	n := len(src)
 	start := i
@@ -480,7 +481,11 @@ func shQuickWord(src string, i int, buf *[]byte) (word, raw string, end int, ok 
 			*buf = append(*buf, src[i+1:i+1+j]...)
 			i += j + 2
 		case c == '"':
+			if plain {
+				*buf, plain = append(*buf, src[start:i]...), false
+			}
 			j := i + 1
+			run := j // the start of the text not yet copied to buf
 			for j < n && src[j] != '"' {
 				switch d := src[j]; {
 				case d == '$':
@@ -492,18 +497,29 @@ func shQuickWord(src string, i int, buf *[]byte) (word, raw string, end int, ok 
 					}
 					j = k
 					continue
-				case d == '`' || d == '\\':
+				case d == '`':
 					return "", "", 0, false
+				case d == '\\':
+					// Inside double quotes a backslash escapes only $ ` "
+					// \ and a newline; before anything else it stands
+					// for itself ("a\|b" is a\|b).
+					if j+1 >= n || src[j+1] == '\n' {
+						return "", "", 0, false
+					}
+					switch src[j+1] {
+					case '$', '`', '"', '\\':
+						*buf = append(*buf, src[run:j]...)
+						run = j + 1
+						j += 2
+						continue
+					}
 				}
 				j++
 			}
 			if j >= n {
 				return "", "", 0, false
 			}
-			if plain {
-				*buf, plain = append(*buf, src[start:i]...), false
-			}
-			*buf = append(*buf, src[i+1:j]...)
+			*buf = append(*buf, src[run:j]...)
 			i = j + 1
 		case c == '\\':
 			if i+1 >= n {

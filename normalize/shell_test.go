@@ -612,6 +612,11 @@ var quickPathInputs = []string{
 	"cat <<'E-F'\nx\nE-F",
 	"cat <<E\\OF\nx\nEOF",
 	"cat <<'EOF'\n\nEOF\n\n",
+	`grep -n "aggregate\|as_sql" compiler.py`,
+	`echo "cost: \$5, path: \\, quote: \", tick: \` + "`" + `, plain: \x" > out.txt`,
+	`echo "\\"`,
+	`echo "a\`,
+	`echo "$HOME\$HOME"`,
 }
 
 func TestQuickPathAgrees(t *testing.T) {
@@ -625,7 +630,8 @@ func TestQuickPathAgrees(t *testing.T) {
 		"é", "~", "*", "bash -c", "'ls; pwd'", "tee", "f.txt", "/dev/null", "curl -o", "$", "(", ")", "!",
 		"<<EOF", "<<'EOF'", `<<"EOF"`, "<<-EOF", "EOF", "\nEOF\n", "\nEOF", "cat <<'EOF'\nx $y\nEOF\n",
 		"cat <<EOF\n$y\nEOF\n", " EOF", "\tEOF", "$HOME", "$x/y", "a$b", "${y}", `"$HOME/a b"`, `"$"`, "$1", "$?",
-		"$(", "$x[1]", "$_a9", `"x$y"z`, "=$A", "$A=1"}
+		"$(", "$x[1]", "$_a9", `"x$y"z`, "=$A", "$A=1", `"a\|b"`, `"\$x"`, `"\\"`, `"\""`, `"\`, `\"`,
+		"\"a\\`b\"", "\"a\\\nb\""}
 	r := rand.New(rand.NewPCG(3, 4))
 	accepted := 0
 	for range 20000 {
@@ -918,5 +924,20 @@ func TestShScanBytes(t *testing.T) {
 		if !control {
 			require.Equal(t, wantHigh, high, "high in %q", b)
 		}
+	}
+}
+
+func TestQuickPathTakesBackslashesInDoubleQuotes(t *testing.T) {
+	for _, c := range []struct {
+		cmd  string
+		args []string
+	}{
+		{`grep -n "aggregate\|as_sql" compiler.py`, []string{"-n", `aggregate\|as_sql`, "compiler.py"}},
+		{`echo "a \$HOME \\ \" b"`, []string{`a $HOME \ " b`}},
+		{`echo "$HOME\$HOME"`, []string{`$HOME$HOME`}},
+	} {
+		b := shNewBuilder(len(c.cmd))
+		require.True(t, b.quick(c.cmd, 0), "quick declined %q", c.cmd)
+		require.Equal(t, c.args, b.result().Commands[0].Args, "%q", c.cmd)
 	}
 }
