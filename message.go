@@ -70,11 +70,17 @@ func (b *Breaker) quote(st *agentState, hitKeys []window.Key) string {
 // result.
 func (b *Breaker) denyMessage(an *fingerprint.Analysis, hits []Hit, why denial, stop bool) string {
 	var sb strings.Builder
+	sb.Grow(512 + 64*len(hits))
 	sb.WriteString(BlockedPrefix)
 	sb.WriteString(": this call was not run. It repeats an action already taken in this turn:\n")
 	for _, h := range hits {
+		// As h.String() writes it, without formatting through fmt.
 		sb.WriteString("- ")
-		sb.WriteString(h.String())
+		sb.WriteString(h.Fingerprint)
+		sb.WriteByte(' ')
+		sb.WriteString(strconv.Itoa(h.Count))
+		sb.WriteByte('/')
+		sb.WriteString(strconv.Itoa(h.Limit))
 		sb.WriteByte('\n')
 	}
 	if why.why != "" {
