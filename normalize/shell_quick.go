@@ -1,6 +1,7 @@
 package normalize
 
 import (
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 
@@ -372,13 +373,13 @@ func shScanBytes(src string) (control, high bool) {
 			uint64(src[i+4])<<32 | uint64(src[i+5])<<40 | uint64(src[i+6])<<48 | uint64(src[i+7])<<56
 		seen |= x
 		// A byte below 0x20 sets its high bit in (x - 0x20..) &^ x, and a
-		// DEL is a zero byte of x ^ 0x7f..; no byte does when none is.
+		// DEL is a zero byte of x ^ 0x7f..; no byte is marked when none is.
+		// Only the marked bytes need a look (newlines and tabs are
+		// marked too, and a borrow may mark a byte above a marked one).
 		del := x ^ 0x7f*ones
-		if ((x-0x20*ones)&^x|(del-ones)&^del)&highs != 0 {
-			for _, c := range []byte(src[i : i+8]) {
-				if shControl[c] {
-					return true, false
-				}
+		for m := ((x-0x20*ones)&^x | (del-ones)&^del) & highs; m != 0; m &= m - 1 {
+			if shControl[src[i+bits.TrailingZeros64(m)/8]] {
+				return true, false
 			}
 		}
 	}
