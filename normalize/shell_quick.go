@@ -468,6 +468,18 @@ func shQuickWord(src string, i int, buf *[]byte) (word, raw string, end int, ok 
 	*buf = (*buf)[:0]
 	for i < n {
 		c := src[i]
+		if shQuickWordByte[c] {
+			// A run of plain bytes, the bulk of most words.
+			j := i + 1
+			for j < n && shQuickWordByte[src[j]] {
+				j++
+			}
+			if !plain {
+				*buf = append(*buf, src[i:j]...)
+			}
+			i = j
+			continue
+		}
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '|' || c == '&' || c == '<' || c == '>':
 			goto done
@@ -531,11 +543,6 @@ func shQuickWord(src string, i int, buf *[]byte) (word, raw string, end int, ok 
 			}
 			*buf = append(*buf, src[i+1])
 			i += 2
-		case shQuickWordByte[c]:
-			if !plain {
-				*buf = append(*buf, c)
-			}
-			i++
 		case c == '$':
 			// A plain $NAME (not ${...}, $(...), $1 or $?) renders as
 			// written, so the word stays text.
