@@ -70,12 +70,13 @@ func (a *Analyzer) shellPrints(an *Analysis, b *builder, lower string, args map[
 	}
 	an.Summary = clip(raw)
 
+	found := normalize.ExtractURLs(raw)
 	var settings map[string]bool
-	if !a.sinkAlways {
+	if !a.sinkAlways && len(found) > 0 {
 		settings = settingURLs(sh)
 	}
 	var urls []normalize.URL
-	for _, r := range normalize.ExtractURLs(raw) {
+	for _, r := range found {
 		if len(urls) == maxURLs {
 			break
 		}
