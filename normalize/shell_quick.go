@@ -159,6 +159,16 @@ func (b *shBuilder) quick(src string, depth int) bool {
 		b.words = b.words[:start]
 		return false
 	}
+	// A quote that is never closed, met where quick reads the text just as
+	// the parser would, is a syntax error to bash: the text is split
+	// plainly, as the parser's failure would have it, without running the
+	// parser to find out.
+	unclosed := func() bool {
+		b.words = b.words[:start]
+		b.sh.Parsed = false
+		b.plain(src, depth)
+		return true
+	}
 
 	n := len(src)
 	i := 0
@@ -296,6 +306,9 @@ func (b *shBuilder) quick(src string, depth int) bool {
 				return fail()
 			}
 			target, _, end, ok := shQuickWord(src, j, &b.scratch)
+			if !ok && end < 0 {
+				return unclosed()
+			}
 			if !ok || end == j {
 				return fail()
 			}
@@ -306,6 +319,9 @@ func (b *shBuilder) quick(src string, depth int) bool {
 
 		// A word.
 		w, raw, end, ok := shQuickWord(src, i, &b.scratch)
+		if !ok && end < 0 {
+			return unclosed()
+		}
 		if !ok || end == i || w == "{" || w == "}" {
 			return fail()
 		}
@@ -486,7 +502,7 @@ func shQuickWord(src string, i int, buf *[]byte) (word, raw string, end int, ok 
 		case c == '\'':
 			j := strings.IndexByte(src[i+1:], '\'')
 			if j < 0 {
-				return "", "", 0, false
+				return "", "", -1, false
 			}
 			if plain {
 				*buf, plain = append(*buf, src[start:i]...), false
@@ -502,13 +518,14 @@ func shQuickWord(src string, i int, buf *[]byte) (word, raw string, end int, ok 
 			for j < n && src[j] != '"' {
 				switch d := src[j]; {
 				case d == '$':
-					// A plain $NAME renders as written; anything else
-					// is the parser's.
+					// A plain $NAME renders as written, and so does a $
+					// that ends the quotes or stands before a blank;
+					// anything else is the parser's.
 					k := shNameEnd(src, j+1)
-					if k == j+1 {
+					if k == j+1 && !shLoneDollar(src, j+1, true) {
 						return "", "", 0, false
 					}
-					j = k
+					j = max(k, j+1)
 					continue
 				case d == '`':
 					return "", "", 0, false
@@ -530,7 +547,7 @@ func shQuickWord(src string, i int, buf *[]byte) (word, raw string, end int, ok 
 				j++
 			}
 			if j >= n {
-				return "", "", 0, false
+				return "", "", -1, false
 			}
 			*buf = append(*buf, src[run:j]...)
 			i = j + 1
@@ -544,11 +561,14 @@ func shQuickWord(src string, i int, buf *[]byte) (word, raw string, end int, ok 
 			*buf = append(*buf, src[i+1])
 			i += 2
 		case c == '$':
-			// A plain $NAME (not ${...}, $(...), $1 or $?) renders as
-			// written, so the word stays text.
+			// A plain $NAME (not ${...}, $(...), $1 or $?), or a $ before a
+			// blank or at the end, renders as written, so the word stays
+			// text.
 			k := shNameEnd(src, i+1)
 			if k == i+1 {
-				return "", "", 0, false
+				if !shLoneDollar(src, i+1, false) {
+					return "", "", 0, false
+				}
 			}
 			if !plain {
 				*buf = append(*buf, src[i:k]...)
@@ -569,6 +589,22 @@ done:
 		return raw[1 : len(raw)-1], raw, i, true
 	}
 	return string(*buf), raw, i, true
+}
+
+// shLoneDollar reports whether a $ whose next byte is src[i] stands for
+// itself: at the end of the text, before a blank, or, inside double quotes,
+// before the closing quote.
+func shLoneDollar(src string, i int, quoted bool) bool {
+	if i >= len(src) {
+		return true
+	}
+	switch src[i] {
+	case ' ', '\t', '\n':
+		return true
+	case '"':
+		return quoted
+	}
+	return false
 }
 
 // shNameEnd returns the end of the shell variable name starting at src[i]

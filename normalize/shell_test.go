@@ -617,6 +617,11 @@ var quickPathInputs = []string{
 	`echo "\\"`,
 	`echo "a\`,
 	`echo "$HOME\$HOME"`,
+	`ls -R | grep ":$" | head -n 5`,
+	"locate java | grep /bin/java$",
+	"DISCUSSION\nIt's unclear what went wrong; let's look again.\nls -la",
+	`echo "never closed && ls`,
+	`echo ok; echo 'never closed`,
 }
 
 func TestQuickPathAgrees(t *testing.T) {
@@ -631,7 +636,7 @@ func TestQuickPathAgrees(t *testing.T) {
 		"<<EOF", "<<'EOF'", `<<"EOF"`, "<<-EOF", "EOF", "\nEOF\n", "\nEOF", "cat <<'EOF'\nx $y\nEOF\n",
 		"cat <<EOF\n$y\nEOF\n", " EOF", "\tEOF", "$HOME", "$x/y", "a$b", "${y}", `"$HOME/a b"`, `"$"`, "$1", "$?",
 		"$(", "$x[1]", "$_a9", `"x$y"z`, "=$A", "$A=1", `"a\|b"`, `"\$x"`, `"\\"`, `"\""`, `"\`, `\"`,
-		"\"a\\`b\"", "\"a\\\nb\""}
+		"\"a\\`b\"", "\"a\\\nb\"", `":$"`, "java$", `"$ x"`, "It's", `"open`}
 	r := rand.New(rand.NewPCG(3, 4))
 	accepted := 0
 	for range 20000 {
@@ -939,5 +944,23 @@ func TestQuickPathTakesBackslashesInDoubleQuotes(t *testing.T) {
 		b := shNewBuilder(len(c.cmd))
 		require.True(t, b.quick(c.cmd, 0), "quick declined %q", c.cmd)
 		require.Equal(t, c.args, b.result().Commands[0].Args, "%q", c.cmd)
+	}
+}
+
+func TestQuickPathTakesLoneDollarsAndUnclosedQuotes(t *testing.T) {
+	for _, c := range []struct {
+		cmd    string
+		parsed bool
+	}{
+		{`ls -R | grep ":$" | head -n 5`, true},
+		{"locate java | grep /bin/java$", true},
+		{"DISCUSSION\nIt's unclear what went wrong.\nls -la", false},
+		{`echo "never closed && ls`, false},
+	} {
+		b := shNewBuilder(len(c.cmd))
+		b.sh.Parsed = true
+		require.True(t, b.quick(c.cmd, 0), "quick declined %q", c.cmd)
+		require.Equal(t, c.parsed, b.sh.Parsed, "%q", c.cmd)
+		require.Equal(t, parseSlow(c.cmd), b.result(), "%q", c.cmd)
 	}
 }
