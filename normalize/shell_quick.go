@@ -139,11 +139,10 @@ var shControl = func() (t [256]bool) {
 // quick handles src without the parser when it lies in the subset described
 // above, and reports whether it did.
 func (b *shBuilder) quick(src string, depth int) bool {
-	// The parser removes escaped newlines before anything else, so they
-	// can join any two tokens (0\<newline>>&- is 0>&-): leave them to it.
-	if strings.Contains(src, "\\\n") {
-		return false
-	}
+	// Escaped newlines can join any two tokens (0\<newline>>&- is 0>&-).
+	// quick reads one only where it stands after a blank between words,
+	// the way agents break long commands, and is then a blank itself;
+	// anywhere else it declines.
 	// Control bytes (NUL, CR, ...) get special treatment from the parser,
 	// even inside quotes; so does invalid UTF-8.
 	control, high := shScanBytes(src)
@@ -179,6 +178,9 @@ func (b *shBuilder) quick(src string, depth int) bool {
 	named := false // cur has its command word
 	for {
 		i = shSkipBlanks(src, i)
+		for i+1 < n && src[i] == '\\' && src[i+1] == '\n' && i > 0 && (src[i-1] == ' ' || src[i-1] == '\t') {
+			i = shSkipBlanks(src, i+2)
+		}
 		if i < n && src[i] == '#' {
 			// A comment; the parser lets a backslash at its end continue
 			// it onto the next line, so those are left to the parser.
@@ -460,7 +462,9 @@ func shQuickHeredocBody(src string, i int, delim string, quoted bool) (int, bool
 		k += from
 		end := k + len(delim)
 		if (k == 0 || body[k-1] == '\n') && (end == len(body) || body[end] == '\n') {
-			if !quoted && strings.ContainsAny(body[:k], "$`\\") {
+			// An unquoted body's expansions are the parser's, and so is an
+			// escaped newline in it, which joins lines.
+			if !quoted && (strings.ContainsAny(body[:k], "$`") || strings.Contains(body[:k], "\\\n")) {
 				return 0, false
 			}
 			if end < len(body) {
@@ -552,7 +556,7 @@ func shQuickWord(src string, i int, buf *[]byte) (word, raw string, end int, ok 
 			*buf = append(*buf, src[run:j]...)
 			i = j + 1
 		case c == '\\':
-			if i+1 >= n {
+			if i+1 >= n || src[i+1] == '\n' {
 				return "", "", 0, false
 			}
 			if plain {

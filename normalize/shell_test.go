@@ -622,6 +622,16 @@ var quickPathInputs = []string{
 	"DISCUSSION\nIt's unclear what went wrong; let's look again.\nls -la",
 	`echo "never closed && ls`,
 	`echo ok; echo 'never closed`,
+	"python -m pytest \\\n  tests/test_a.py \\\n  -q",
+	"cd /w && \\\n  make test \\\n",
+	"a &&\\\nb",
+	"a \\\n&& b",
+	"echo x\\\ny",
+	"echo 'a \\\nb' \"c \\\nd\"",
+	"cat <<EOF\nx \\\ny\nEOF",
+	"cat <<EOF\nx \\\nEOF\nEOF",
+	"cat <<'EOF' \\\n> out\nx \\\nEOF\nEOF",
+	"ls # note \\\nls",
 }
 
 func TestQuickPathAgrees(t *testing.T) {
@@ -636,7 +646,7 @@ func TestQuickPathAgrees(t *testing.T) {
 		"<<EOF", "<<'EOF'", `<<"EOF"`, "<<-EOF", "EOF", "\nEOF\n", "\nEOF", "cat <<'EOF'\nx $y\nEOF\n",
 		"cat <<EOF\n$y\nEOF\n", " EOF", "\tEOF", "$HOME", "$x/y", "a$b", "${y}", `"$HOME/a b"`, `"$"`, "$1", "$?",
 		"$(", "$x[1]", "$_a9", `"x$y"z`, "=$A", "$A=1", `"a\|b"`, `"\$x"`, `"\\"`, `"\""`, `"\`, `\"`,
-		"\"a\\`b\"", "\"a\\\nb\"", `":$"`, "java$", `"$ x"`, "It's", `"open`}
+		"\"a\\`b\"", "\"a\\\nb\"", `":$"`, "java$", `"$ x"`, "It's", `"open`, " \\\n", "\t\\\n"}
 	r := rand.New(rand.NewPCG(3, 4))
 	accepted := 0
 	for range 20000 {
@@ -962,5 +972,20 @@ func TestQuickPathTakesLoneDollarsAndUnclosedQuotes(t *testing.T) {
 		require.True(t, b.quick(c.cmd, 0), "quick declined %q", c.cmd)
 		require.Equal(t, c.parsed, b.sh.Parsed, "%q", c.cmd)
 		require.Equal(t, parseSlow(c.cmd), b.result(), "%q", c.cmd)
+	}
+}
+
+func TestQuickPathTakesContinuedLines(t *testing.T) {
+	for _, cmd := range []string{
+		"python -m pytest \\\n  tests/test_a.py \\\n  -q",
+		"cd /w && \\\n  make test",
+	} {
+		b := shNewBuilder(len(cmd))
+		b.sh.Parsed = true
+		require.True(t, b.quick(cmd, 0), "quick declined %q", cmd)
+		require.Equal(t, parseSlow(cmd), b.result(), "%q", cmd)
+	}
+	for _, cmd := range []string{"a &&\\\nb", "echo x\\\ny", "cat <<EOF\nx \\\nEOF\nEOF"} {
+		require.False(t, shNewBuilder(len(cmd)).quick(cmd, 0), "quick took %q", cmd)
 	}
 }
