@@ -35,7 +35,9 @@
 // not parse falls back to [ParsePlain], a plain word split that also serves
 // PowerShell. A [ShellParser] does the same work but keeps its memory from
 // one command line to the next, so that a warm parser reading a plain
-// command list allocates nothing.
+// command list allocates nothing. [IsWrapper] and [ShellPayload] expose two
+// of its rules: which commands are wrappers, and which payloads of
+// `bash -c` are parsed in place of the shell.
 //
 // [StripVolatile] removes the flags that change presentation, timing or
 // retries but not the action, from a table per program;

@@ -212,6 +212,27 @@ var shWrappers = map[string]*shWrapper{
 	"stdbuf":  {opts: newOpts(false, "-i= --input= -o= --output= -e= --error=").stopping()},
 }
 
+// IsWrapper reports whether name is a command that ParseShell removes in
+// front of the command it runs (sudo, env, timeout, nohup, nice, ionice,
+// time, command, exec, stdbuf). It is safe for concurrent use.
+func IsWrapper(name string) bool { return shWrapperOf(name) != nil }
+
+// ShellPayload returns the command string of a command given as words,
+// `[NAME=value...] SHELL [options] -c STRING [args]`, for the shells whose
+// payload ParseShell parses in their place (bash, sh, zsh, dash, ksh, ash,
+// named by any path). ok is false for any other command. It is safe for
+// concurrent use.
+func ShellPayload(words []string) (payload string, ok bool) {
+	i := 0
+	for i < len(words) && shIsAssign(words[i]) {
+		i++
+	}
+	if i >= len(words) || !shIsShell(shBase(words[i])) {
+		return "", false
+	}
+	return shShellPayload(words[i+1:])
+}
+
 // shWrapperOf returns the wrapper named name, or nil. Most commands are no
 // wrapper, and a switch tells them faster than the map does.
 func shWrapperOf(name string) *shWrapper {

@@ -989,3 +989,27 @@ func TestQuickPathTakesContinuedLines(t *testing.T) {
 		require.False(t, shNewBuilder(len(cmd)).quick(cmd, 0), "quick took %q", cmd)
 	}
 }
+
+func TestShellPayloadAndIsWrapper(t *testing.T) {
+	for _, c := range []struct {
+		words   []string
+		payload string
+		ok      bool
+	}{
+		{[]string{"bash", "-lc", "git status"}, "git status", true},
+		{[]string{"A=1", "/bin/sh", "-euo", "pipefail", "-c", "ls"}, "ls", true},
+		{[]string{"zsh", "--rcfile", "x", "-c", "pwd"}, "pwd", true},
+		{[]string{"bash", "script.sh"}, "", false},
+		{[]string{"python", "-c", "print(1)"}, "", false},
+		{nil, "", false},
+	} {
+		payload, ok := ShellPayload(c.words)
+		require.Equal(t, c.ok, ok, "%q", c.words)
+		require.Equal(t, c.payload, payload, "%q", c.words)
+	}
+	for _, name := range []string{"sudo", "env", "timeout", "nohup", "stdbuf"} {
+		require.True(t, IsWrapper(name), name)
+	}
+	require.False(t, IsWrapper("curl"))
+	require.False(t, IsWrapper("/usr/bin/sudo"), "a path is no wrapper name")
+}

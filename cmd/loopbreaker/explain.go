@@ -539,15 +539,6 @@ func (eff effective) limitText(fp string) string {
 	return fmt.Sprintf("limit %d", *l)
 }
 
-// The wrappers normalize removes in front of a command.
-var wrappers = map[string]bool{
-	"sudo": true, "env": true, "timeout": true, "nohup": true, "nice": true, "ionice": true,
-	"time": true, "command": true, "exec": true, "stdbuf": true,
-}
-
-// shells are the shells whose -c payload the parser reads in their place.
-var shells = map[string]bool{"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true, "ash": true}
-
 // splitSegments splits a command line into the words of its simple
 // commands, separated by unquoted ; & | and newlines, with quotes removed.
 // It knows nothing else of the shell's grammar: it only serves to find the
@@ -609,7 +600,7 @@ func splitSegments(s string, depth int) [][]string {
 func expandPayloads(segs [][]string, depth int) [][]string {
 	var out [][]string
 	for _, w := range segs {
-		if p, ok := payloadOf(w); ok && depth < 4 {
+		if p, ok := normalize.ShellPayload(w); ok && depth < 4 {
 			out = append(out, []string{payloadMark, strings.Join(w[:len(w)-1], " ")})
 			out = append(out, splitSegments(p, depth+1)...)
 			continue
@@ -622,34 +613,6 @@ func expandPayloads(segs [][]string, depth int) [][]string {
 // payloadMark starts the pseudo-segment that records a shell whose -c
 // payload was split in its place.
 const payloadMark = "\x00payload"
-
-// payloadOf returns the payload of a segment
-// `[NAME=value...] SHELL [options] -c PAYLOAD [args]`, where -c may be
-// grouped with other letters (-lc) and -o/-O take a value (-euo pipefail).
-func payloadOf(words []string) (string, bool) {
-	i := 0
-	for i < len(words) && isAssignment(words[i]) {
-		i++
-	}
-	if i >= len(words) || !shells[base(words[i])] {
-		return "", false
-	}
-	for j := i + 1; j < len(words); j++ {
-		w := words[j]
-		switch {
-		case isCluster(w) && strings.Contains(w, "c"):
-			if j+1 < len(words) {
-				return words[j+1], true
-			}
-			return "", false
-		case isCluster(w) && strings.ContainsAny(w[len(w)-1:], "oO"):
-			j++ // the option's value
-		case !strings.HasPrefix(w, "-"):
-			return "", false
-		}
-	}
-	return "", false
-}
 
 // payloadShells lists the shells whose payloads splitSegments expanded.
 func payloadShells(segs [][]string) []string {
@@ -683,7 +646,7 @@ func wrapperPrefixes(cmds []normalize.SimpleCommand, segs [][]string) []string {
 				next = s + 1
 				break
 			}
-			if !isAssignment(w[0]) && !wrappers[w[0]] {
+			if !isAssignment(w[0]) && !normalize.IsWrapper(base(w[0])) {
 				continue
 			}
 			k := slices.IndexFunc(w, func(x string) bool { return base(x) == c.Verb })
