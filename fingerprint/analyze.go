@@ -83,6 +83,8 @@ type Analysis struct {
 	// Hash(Verb).
 	Verb     string
 	VerbHash uint64
+
+	key sum128 // the memo's key of the call
 }
 
 // Limits on what one call contributes, so that a call's fingerprint set stays
@@ -246,7 +248,7 @@ func (a *Analyzer) analyze(t *toolFacts, args map[string]any, key sum128) *Analy
 		}{}
 		an, b.prints = &holder.an, holder.prints[:0]
 	}
-	an.Tool, an.Verb, an.Class = tool, tool, class
+	an.Tool, an.Verb, an.Class, an.key = tool, tool, class, key
 	// The exact: text is written only on demand (ExactText): most calls are
 	// never quoted, and their arguments can be long.
 	b.prints = append(b.prints, Fingerprint{Kind: Exact, Hash: key.a})
