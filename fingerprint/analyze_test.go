@@ -127,6 +127,19 @@ func TestHashIsStable(t *testing.T) {
 	// function breaks restoring snapshots written by earlier versions.
 	require.Equal(t, uint64(0x45fbe14b9432f98e), Hash("net:example.com/x"))
 	require.Equal(t, uint64(0xac6c9f2550353a57), Hash(""))
+	// Every length below eight bytes takes its own path.
+	for s, want := range map[string]uint64{
+		"a":            0x54093fa897f73e2e,
+		"ab":           0xa7998c4022f1a999,
+		"abc":          0xa5ccd5ff46dbb6f6,
+		"abcd":         0xcd96394b4ff5ca24,
+		"abcde":        0x84ca1b120617695f,
+		"abcdef":       0x4b758b8fa8b26440,
+		"verb:ls":      0x1909d72eb2062797,
+		"\xff\x00\x7f": 0xeb7faa4a96f265aa,
+	} {
+		require.Equal(t, want, Hash(s), "%q", s)
+	}
 	require.Equal(t, Hash("abc"), Hash("abc"))
 	require.NotEqual(t, Hash("abc"), Hash("abd"))
 	require.NotEqual(t, Hash(""), Hash("\x00"))

@@ -75,13 +75,21 @@ func (h *hasher) str(s string) {
 		// The last eight bytes, overlapping what came before; the length
 		// hashed first keeps this unambiguous.
 		h.word(load64(whole, len(whole)-8))
+	case len(s) >= 4:
+		// The bytes little-endian, as one word: two four-byte loads that
+		// overlap put the shared bytes in the same places.
+		n := len(s)
+		h.word(load32(s, 0) | load32(s, n-4)<<(8*(n-4)))
 	default:
-		var w uint64
-		for i := len(s) - 1; i >= 0; i-- {
-			w = w<<8 | uint64(s[i])
-		}
-		h.word(w)
+		n := len(s)
+		h.word(uint64(s[0]) | uint64(s[n/2])<<(8*(n/2)) | uint64(s[n-1])<<(8*(n-1)))
 	}
+}
+
+// load32 reads four bytes of s at i, little-endian.
+func load32(s string, i int) uint64 {
+	_ = s[i+3]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24
 }
 
 // load64 reads eight bytes of s at i, little-endian.
