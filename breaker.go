@@ -199,11 +199,11 @@ func argsID(args map[string]any) uintptr {
 // printText returns the readable text of a fingerprint for a message: the
 // analysis keeps only the start of an exact: text, so that one is written
 // again from the call, as long as a preview needs.
-func (b *Breaker) printText(p fingerprint.Fingerprint, call Call) string {
+func (b *Breaker) printText(p fingerprint.Fingerprint, an *fingerprint.Analysis, call Call) string {
 	if p.Kind != fingerprint.Exact {
 		return p.Text
 	}
-	return b.analyzer.ExactText(call.Tool, call.Args, 4*b.cfg.PreviewChars+8)
+	return b.analyzer.ExactTextOf(an, call.Tool, call.Args, 4*b.cfg.PreviewChars+8)
 }
 
 // decide requires that st.mu is held.
@@ -218,12 +218,12 @@ func (b *Breaker) decide(agent string, st *agentState, an *fingerprint.Analysis,
 		}
 		count := st.win.Count(p.Hash) + 1
 		if count >= limit {
-			hits = append(hits, Hit{Fingerprint: preview(b.printText(p, call), b.cfg.PreviewChars), Count: count, Limit: limit})
+			hits = append(hits, Hit{Fingerprint: preview(b.printText(p, an, call), b.cfg.PreviewChars), Count: count, Limit: limit})
 			hitKeys = append(hitKeys, b.key(an, p))
 			continue
 		}
 		if b.cfg.WarnMargin != Off && count == limit-b.cfg.WarnMargin && warn == "" {
-			warn = b.printText(p, call)
+			warn = b.printText(p, an, call)
 		}
 	}
 	if len(hits) == 0 && b.cfg.FailLimit != Off {

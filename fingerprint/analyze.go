@@ -2,6 +2,7 @@ package fingerprint
 
 import (
 	"strings"
+	"sync/atomic"
 
 	"github.com/loopbreaker/loopbreaker/normalize"
 )
@@ -84,7 +85,14 @@ type Analysis struct {
 	Verb     string
 	VerbHash uint64
 
-	key sum128 // the memo's key of the call
+	key   sum128                     // the memo's key of the call
+	exact atomic.Pointer[exactText] // the last exact: text written, see ExactTextOf
+}
+
+// exactText is an exact: text written with a byte limit.
+type exactText struct {
+	limit int
+	text  string
 }
 
 // Limits on what one call contributes, so that a call's fingerprint set stays
@@ -220,10 +228,22 @@ func (a *Analyzer) ExactText(tool string, args map[string]any, limit int) string
 		limit = normalize.MaxCanonicalBytes
 	}
 	d := a.decoysOf(toLower(tool))
-	return exactText(tool, args, d.skip, limit)
+	return writeExactText(tool, args, d.skip, limit)
 }
 
-func exactText(tool string, args map[string]any, skip func(string) bool, limit int) string {
+// ExactTextOf is ExactText for a call whose analysis is an, such as a call
+// that is denied again and again: the text is written once per analysis
+// and limit, and kept in an.
+func (a *Analyzer) ExactTextOf(an *Analysis, tool string, args map[string]any, limit int) string {
+	if c := an.exact.Load(); c != nil && c.limit == limit {
+		return c.text
+	}
+	text := a.ExactText(tool, args, limit)
+	an.exact.Store(&exactText{limit: limit, text: text})
+	return text
+}
+
+func writeExactText(tool string, args map[string]any, skip func(string) bool, limit int) string {
 	buf := make([]byte, 0, len("exact:")+len(tool)+1+64)
 	buf = append(append(append(buf, "exact:"...), tool...), ':')
 	return string(normalize.AppendCanonicalLimit(buf, args, skip, limit))

@@ -3,6 +3,7 @@ package fingerprint
 import (
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/require"
 )
@@ -254,4 +255,21 @@ func TestCommandText(t *testing.T) {
 	sh, raw, _ := ParseCommand("bash", "cat > f.py <<'EOF'\nx = 1\nEOF")
 	text := CommandText(sh, raw)
 	require.Regexp(t, `^cat >f\.py <<#[0-9a-f]+$`, text)
+}
+
+func TestExactTextOf(t *testing.T) {
+	a := New(Options{IgnoreArgs: map[string][]string{"*": {"description"}}})
+	args := map[string]any{"path": "/w/a.py", "description": "one"}
+	an := a.Analyze("read", args)
+	first := a.ExactTextOf(an, "read", args, 0)
+	require.Equal(t, a.ExactText("read", args, 0), first)
+	// The same analysis, reached by a call that differs only in a decoy,
+	// keeps its text.
+	again := map[string]any{"path": "/w/a.py", "description": "two"}
+	require.Same(t, an, a.Analyze("read", again))
+	require.Same(t, unsafe.StringData(first), unsafe.StringData(a.ExactTextOf(an, "read", again, 0)))
+	// Another limit writes the text again.
+	short := a.ExactTextOf(an, "read", args, 12)
+	require.Equal(t, a.ExactText("read", args, 12), short)
+	require.NotEqual(t, first, short)
 }
