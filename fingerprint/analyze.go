@@ -191,19 +191,36 @@ func lowerSet(names []string) map[string]bool {
 // for observation keys, the arguments that choose a position in a file.
 type decoys struct {
 	set      map[string]bool
+	filter   uint64 // the nameBit of every name in set
 	position bool
 }
 
 func (d *decoys) skip(k string) bool {
-	return d.set[k] || (d.position && positionArgs[strings.ToLower(k)])
+	// Most argument names are no decoy, and the filter tells most of them
+	// without a map lookup.
+	return (d.filter&nameBit(k) != 0 && d.set[k]) || (d.position && positionArgs[strings.ToLower(k)])
+}
+
+// nameBit picks one of 64 bits by an argument name's length and its first
+// and last bytes.
+func nameBit(k string) uint64 {
+	if k == "" {
+		return 1
+	}
+	return 1 << ((uint(len(k))*7 + uint(k[0])*3 + uint(k[len(k)-1])) % 64)
 }
 
 // decoysOf returns the decoy set of a tool (lower-case name).
 func (a *Analyzer) decoysOf(lower string) decoys {
-	if set, ok := a.decoysTool[lower]; ok {
-		return decoys{set: set}
+	set, ok := a.decoysTool[lower]
+	if !ok {
+		set = a.decoysAll
 	}
-	return decoys{set: a.decoysAll}
+	d := decoys{set: set}
+	for name := range set {
+		d.filter |= nameBit(name)
+	}
+	return d
 }
 
 // Analyze returns the analysis of one call. It never panics on arguments

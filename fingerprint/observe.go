@@ -104,6 +104,6 @@ func cleanPathWord(w string) string {
 // the tool and its arguments without decoys and without the ones that only
 // choose a position in a file (offset, limit, view_range, ...).
 func observeOther(tool string, args map[string]any, d *decoys) uint64 {
-	o := decoys{set: d.set, position: true}
+	o := decoys{set: d.set, filter: d.filter, position: true}
 	return callKey("obs:"+tool, args, &o).a
 }

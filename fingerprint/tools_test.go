@@ -54,3 +54,17 @@ func assertSameFacts(a, b toolFacts) bool {
 	return a.name == b.name && a.lower == b.lower && a.class == b.class && a.change == b.change &&
 		fmt.Sprint(a.decoys.set) == fmt.Sprint(b.decoys.set) && a.decoys.position == b.decoys.position
 }
+
+func TestDecoysFilter(t *testing.T) {
+	a := New(Options{IgnoreArgs: map[string][]string{
+		"*":    {"description", "timeoutMs", "comment", "", "x"},
+		"bash": {"timeout", "Reason"},
+	}})
+	for _, tool := range []string{"bash", "other"} {
+		d := a.decoysOf(tool)
+		for _, name := range []string{"description", "timeoutMs", "comment", "", "x", "timeout", "Reason",
+			"command", "reason", "descriptio", "y", "timeout_ms", "path", "file_text"} {
+			require.Equal(t, d.set[name], d.skip(name), "tool %s, argument %q", tool, name)
+		}
+	}
+}
