@@ -85,7 +85,7 @@ type Analysis struct {
 	Verb     string
 	VerbHash uint64
 
-	key   sum128                     // the memo's key of the call
+	key   sum128                    // the memo's key of the call
 	exact atomic.Pointer[exactText] // the last exact: text written, see ExactTextOf
 }
 
