@@ -922,6 +922,22 @@ func TestShScanBytes(t *testing.T) {
 		}
 		return false, high
 	}
+	// Every byte value at every position of a word, with every neighbour
+	// class around it.
+	for c := range 256 {
+		for pos := range 16 {
+			for _, fill := range []byte{'a', '\n', 0xc3, 0x1f} {
+				b := []byte(strings.Repeat(string(fill), 16))
+				b[pos] = byte(c)
+				control, high := shScanBytes(string(b))
+				wantControl, wantHigh := naive(string(b))
+				require.Equal(t, wantControl, control, "control in %q", b)
+				if !control {
+					require.Equal(t, wantHigh, high, "high in %q", b)
+				}
+			}
+		}
+	}
 	r := rand.New(rand.NewPCG(5, 6))
 	// Mostly printable text with, now and then, a byte of any value, at
 	// every offset and length around the eight-byte words.
