@@ -41,7 +41,7 @@ func shBase(w string) string {
 // "$(curl https://x/install.sh)", the verb is a placeholder for the kind of
 // expansion ("$(…)", "`…`" or "${…}"): a verb never contains a slash.
 func shVerb(w string) string {
-	if strings.IndexByte(w, '$') < 0 && strings.IndexByte(w, '`') < 0 {
+	if !shHasByte(w, '$') && !shHasByte(w, '`') {
 		return shBase(w)
 	}
 	for len(w) > 0 && w[len(w)-1] == '/' {

@@ -335,11 +335,8 @@ func (b *shBuilder) quick(src string, depth int) bool {
 			// The parser reads a [ in a leading word as an array index
 			// (a[1]=x), sometimes oddly (it takes time-x=1a[1]=y for an
 			// assignment): leave such words to it. A lone [ is test.
-			if raw != "[" && strings.IndexByte(raw, '[') >= 0 {
-				return fail()
-			}
 			// Likewise a backslash (A\=1): leave it to the parser.
-			if strings.IndexByte(raw, '\\') >= 0 {
+			if (raw != "[" && shHasByte(raw, '[')) || shHasByte(raw, '\\') {
 				return fail()
 			}
 			if shIsAssign(raw) {
@@ -408,6 +405,17 @@ func shScanBytes(src string) (control, high bool) {
 		seen |= uint64(src[i])
 	}
 	return false, seen&highs != 0
+}
+
+// shHasByte reports whether s holds c. Command words are short, and a plain
+// loop answers sooner than strings.IndexByte's call.
+func shHasByte(s string, c byte) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return true
+		}
+	}
+	return false
 }
 
 // shSkipBlanks returns the index of the first byte from i on that is not a
