@@ -273,3 +273,18 @@ func TestExactTextOf(t *testing.T) {
 	require.Equal(t, a.ExactText("read", args, 12), short)
 	require.NotEqual(t, first, short)
 }
+
+func TestIsInterfaceEdit(t *testing.T) {
+	for c, want := range map[string]bool{
+		"edit 10:12\n    x = 1\nend_of_edit": true,
+		"insert 5\nimport os\nend_of_insert": true,
+		"append \nline\nend_of_append":       true,
+		"edit 10:12":                         false,
+		"editor x\ny":                        false,
+		"append\nx":                          false,
+		"cat <<EOF\nedit 1:2\nEOF":           false,
+		"":                                   false,
+	} {
+		require.Equal(t, want, IsInterfaceEdit(c), "%q", c)
+	}
+}

@@ -264,15 +264,18 @@ func BlockHash(raw string) uint64 {
 // "edit 10:12\n<text>\nend_of_edit", "insert", "append"): its text block is
 // not shell and would only make the parser fail slowly.
 func IsInterfaceEdit(c string) bool {
-	word, rest, ok := strings.Cut(c, " ")
-	if !ok {
+	var rest string
+	switch {
+	case strings.HasPrefix(c, "edit "):
+		rest = c[len("edit "):]
+	case strings.HasPrefix(c, "insert "):
+		rest = c[len("insert "):]
+	case strings.HasPrefix(c, "append "):
+		rest = c[len("append "):]
+	default:
 		return false
 	}
-	switch word {
-	case "edit", "insert", "append":
-		return strings.Contains(rest, "\n")
-	}
-	return false
+	return strings.IndexByte(rest, '\n') >= 0
 }
 
 func firstOf(args map[string]any, keys ...string) any {

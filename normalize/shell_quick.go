@@ -43,30 +43,28 @@ func shIsReserved(w string) bool {
 // fast handles src without the parser when it qualifies, and reports whether
 // it did.
 func (b *shBuilder) fast(src string, depth int) bool {
-	n := 1
+	// One pass checks the bytes and splits the words; a byte outside the
+	// set undoes the words taken so far.
+	b.reserve(0)
+	start := len(b.words)
+	word := -1 // the start of the current word, or -1 between words
 	for i := 0; i < len(src); i++ {
 		c := src[i]
-		if !shFastBytes[c] {
+		switch {
+		case c == ' ':
+			if word >= 0 {
+				b.words = append(b.words, src[word:i])
+				word = -1
+			}
+		case !shFastBytes[c]:
+			b.words = b.words[:start]
 			return false
-		}
-		if c == ' ' {
-			n++
+		case word < 0:
+			word = i
 		}
 	}
-	b.reserve(n)
-	start := len(b.words)
-	for i := 0; i < len(src); {
-		for i < len(src) && src[i] == ' ' {
-			i++
-		}
-		j := i
-		for j < len(src) && src[j] != ' ' {
-			j++
-		}
-		if j > i {
-			b.words = append(b.words, src[i:j])
-		}
-		i = j
+	if word >= 0 {
+		b.words = append(b.words, src[word:])
 	}
 	words := b.words[start:len(b.words):len(b.words)]
 	if len(words) == 0 {
