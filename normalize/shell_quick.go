@@ -66,6 +66,11 @@ func (b *shBuilder) quick(src string, depth int) bool {
 	// quick reads one only where it stands after a blank between words,
 	// the way agents break long commands, and is then a blank itself;
 	// anywhere else it declines.
+	// Text nested deeper than the parser is trusted with is split plainly
+	// (see text); braces inside words count there too.
+	if strings.Count(src, "{") > shellMaxBrackets && shBracketDepth(src) > shellMaxBrackets {
+		return false
+	}
 	// Control bytes (NUL, CR, ...) get special treatment from the parser,
 	// even inside quotes; so does invalid UTF-8.
 	control, high := shScanBytes(src)
