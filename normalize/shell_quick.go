@@ -68,7 +68,7 @@ func (b *shBuilder) quick(src string, depth int) bool {
 	// anywhere else it declines.
 	// Text nested deeper than the parser is trusted with is split plainly
 	// (see text); braces inside words count there too.
-	if strings.Count(src, "{") > shellMaxBrackets && shBracketDepth(src) > shellMaxBrackets {
+	if len(src) > shellMaxBrackets && strings.Count(src, "{") > shellMaxBrackets && shBracketDepth(src) > shellMaxBrackets {
 		return false
 	}
 	// Control bytes (NUL, CR, ...) get special treatment from the parser,
