@@ -108,8 +108,8 @@ const (
 // a repeated call is not analysed twice. The zero Analyzer is not usable:
 // create one with [New]. An Analyzer is safe for concurrent use.
 type Analyzer struct {
-	decoysAll  map[string]bool
-	decoysTool map[string]map[string]bool // lower-case tool → its names and the "*" ones
+	decoysAll  decoys
+	decoysTool map[string]decoys // lower-case tool → its names and the "*" ones
 	aliases    map[string]string
 	shellTools map[string]bool
 	change     map[string]bool
@@ -122,9 +122,9 @@ type Analyzer struct {
 
 // New compiles opts into an Analyzer.
 func New(opts Options) *Analyzer {
+	all, byTool := map[string]bool{}, map[string]map[string]bool{}
 	a := &Analyzer{
-		decoysAll:  map[string]bool{},
-		decoysTool: map[string]map[string]bool{},
+		decoysTool: map[string]decoys{},
 		aliases:    map[string]string{},
 		shellTools: lowerSet(opts.ShellTools),
 		change:     lowerSet(opts.ChangeTools),
@@ -135,14 +135,14 @@ func New(opts Options) *Analyzer {
 	for tool, names := range opts.IgnoreArgs {
 		if tool == "*" {
 			for _, n := range names {
-				a.decoysAll[n] = true
+				all[n] = true
 			}
 			continue
 		}
-		set := a.decoysTool[strings.ToLower(tool)]
+		set := byTool[strings.ToLower(tool)]
 		if set == nil {
 			set = map[string]bool{}
-			a.decoysTool[strings.ToLower(tool)] = set
+			byTool[strings.ToLower(tool)] = set
 		}
 		for _, n := range names {
 			set[n] = true
@@ -150,10 +150,12 @@ func New(opts Options) *Analyzer {
 	}
 	// A tool's own set holds the "*" names too, so that checking a key
 	// takes one lookup.
-	for _, set := range a.decoysTool {
-		for n := range a.decoysAll {
+	a.decoysAll = newDecoys(all)
+	for tool, set := range byTool {
+		for n := range all {
 			set[n] = true
 		}
+		a.decoysTool[tool] = newDecoys(set)
 	}
 	for from, to := range opts.HostAliases {
 		a.aliases[strings.ToLower(from)] = strings.ToLower(to)
@@ -210,17 +212,21 @@ func nameBit(k string) uint64 {
 	return 1 << ((uint(len(k))*7 + uint(k[0])*3 + uint(k[len(k)-1])) % 64)
 }
 
-// decoysOf returns the decoy set of a tool (lower-case name).
-func (a *Analyzer) decoysOf(lower string) decoys {
-	set, ok := a.decoysTool[lower]
-	if !ok {
-		set = a.decoysAll
-	}
+// newDecoys makes the decoys of a set of names, with its filter.
+func newDecoys(set map[string]bool) decoys {
 	d := decoys{set: set}
 	for name := range set {
 		d.filter |= nameBit(name)
 	}
 	return d
+}
+
+// decoysOf returns the decoy set of a tool (lower-case name).
+func (a *Analyzer) decoysOf(lower string) decoys {
+	if d, ok := a.decoysTool[lower]; ok {
+		return d
+	}
+	return a.decoysAll
 }
 
 // Analyze returns the analysis of one call. It never panics on arguments
