@@ -476,8 +476,7 @@ func shQuickWord(src string, i int, buf *[]byte) (word, raw string, end int, ok 
 					if j+1 >= n || src[j+1] == '\n' {
 						return "", "", 0, false
 					}
-					switch src[j+1] {
-					case '$', '`', '"', '\\':
+					if shEscapedInDouble(src[j+1]) {
 						*buf = append(*buf, src[run:j]...)
 						run = j + 1
 						j += 2

@@ -181,16 +181,22 @@ func shUnescapeDouble(b *strings.Builder, s string) {
 			b.WriteByte(c)
 			continue
 		}
-		switch s[i+1] {
-		case '$', '`', '"', '\\':
+		switch next := s[i+1]; {
+		case shEscapedInDouble(next):
 			i++
-			b.WriteByte(s[i])
-		case '\n':
+			b.WriteByte(next)
+		case next == '\n':
 			i++
 		default:
 			b.WriteByte(c)
 		}
 	}
+}
+
+// shEscapedInDouble reports whether a backslash before c, inside double
+// quotes, escapes it (the newline, which it removes, aside).
+func shEscapedInDouble(c byte) bool {
+	return c == '$' || c == '`' || c == '"' || c == '\\'
 }
 
 // shUnescapeANSIC decodes the body of a $'...' string: \n, \t, \xHH, \uHHHH,
