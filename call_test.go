@@ -41,3 +41,8 @@ func TestVerdictText(t *testing.T) {
 	var v Verdict
 	require.ErrorContains(t, v.UnmarshalText([]byte("block")), "unknown name")
 }
+
+func TestHitString(t *testing.T) {
+	require.Equal(t, "net:example.com/x 5/5", Hit{Fingerprint: "net:example.com/x", Count: 5, Limit: 5}.String())
+	require.Equal(t, " 12/-1", Hit{Count: 12, Limit: Off}.String())
+}

@@ -2,6 +2,8 @@ package loopbreaker
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // Verdict is what the host must do with a call. The zero value is [Allow].
@@ -66,7 +68,18 @@ type Hit struct {
 
 // String formats the hit as "<fingerprint> <count>/<limit>".
 func (h Hit) String() string {
-	return fmt.Sprintf("%s %d/%d", h.Fingerprint, h.Count, h.Limit)
+	var sb strings.Builder
+	h.writeTo(&sb)
+	return sb.String()
+}
+
+// writeTo writes h as String formats it.
+func (h Hit) writeTo(sb *strings.Builder) {
+	sb.WriteString(h.Fingerprint)
+	sb.WriteByte(' ')
+	sb.WriteString(strconv.Itoa(h.Count))
+	sb.WriteByte('/')
+	sb.WriteString(strconv.Itoa(h.Limit))
 }
 
 // Decision is the answer of [Breaker.Check] for one call. The zero Decision

@@ -73,16 +73,7 @@ func (b *Breaker) denyMessage(an *fingerprint.Analysis, hits []Hit, why denial, 
 	sb.Grow(512 + 64*len(hits))
 	sb.WriteString(BlockedPrefix)
 	sb.WriteString(": this call was not run. It repeats an action already taken in this turn:\n")
-	for _, h := range hits {
-		// As h.String() writes it, without formatting through fmt.
-		sb.WriteString("- ")
-		sb.WriteString(h.Fingerprint)
-		sb.WriteByte(' ')
-		sb.WriteString(strconv.Itoa(h.Count))
-		sb.WriteByte('/')
-		sb.WriteString(strconv.Itoa(h.Limit))
-		sb.WriteByte('\n')
-	}
+	writeHitList(&sb, hits)
 	if why.why != "" {
 		sb.WriteString(why.why)
 		sb.WriteByte('\n')
@@ -120,11 +111,7 @@ func (b *Breaker) askPrompt(an *fingerprint.Analysis, hits []Hit) string {
 		sb.WriteString(preview(an.Summary, b.cfg.PreviewChars))
 	}
 	sb.WriteString("\nRepeated targets:\n")
-	for _, h := range hits {
-		sb.WriteString("- ")
-		sb.WriteString(h.String())
-		sb.WriteByte('\n')
-	}
+	writeHitList(&sb, hits)
 	sb.WriteString("Allow repeated calls to local targets for the rest of this turn? Declining refuses this call and stops asking until the next user message.")
 	return sb.String()
 }
@@ -136,4 +123,13 @@ func (b *Breaker) advice(fp string) string {
 	}
 	return "Note from the loop breaker: this repeats an earlier action (" + preview(fp, b.cfg.PreviewChars) +
 		"). One more repeat will be refused. If the results so far are not enough, try a different approach instead of the same call."
+}
+
+// writeHitList writes one "- <hit>" line per hit.
+func writeHitList(sb *strings.Builder, hits []Hit) {
+	for _, h := range hits {
+		sb.WriteString("- ")
+		h.writeTo(sb)
+		sb.WriteByte('\n')
+	}
 }
