@@ -359,14 +359,14 @@ func shIsPython(name string) bool {
 // copy of args. The result is a new slice, never longer than args; args is
 // not modified. StripVolatile is safe for concurrent use.
 func StripVolatile(verb string, args []string) []string {
-	spec := specFor(verb)
-	if spec == nil || len(args) == 0 {
-		if args == nil {
-			return nil
-		}
-		return append(make([]string, 0, len(args)), args...)
+	if args == nil {
+		return nil
 	}
-	return stripSpec(spec, args, make([]string, 0, len(args)), 0)
+	out, stripped := AppendStripVolatile(make([]string, 0, len(args)), verb, args)
+	if !stripped {
+		out = append(out, args...)
+	}
+	return out
 }
 
 // AppendStripVolatile is StripVolatile for callers that keep a buffer. When
